@@ -1,0 +1,3 @@
+//! Level files: schema, loading with designer-facing errors, hot reload.
+pub mod schema;
+pub use schema::*;

@@ -1,0 +1,439 @@
+//! The level file schema: what a designer writes in `levels/*.ron`.
+//!
+//! Coordinates: metres, +Y up. The plaza lies on the XZ plane; 2D points in the file are `(x, z)`.
+//! Every struct rejects unknown fields so a typo is an error, not a silently ignored setting.
+
+use glam::{Vec2, Vec3};
+use serde::Deserialize;
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Level {
+    /// Shown in the window title and the stats panel.
+    pub name: String,
+    pub bounds: Bounds,
+    #[serde(default)]
+    pub ground: Ground,
+    #[serde(default)]
+    pub obstacles: Vec<Obstacle>,
+    #[serde(default)]
+    pub points_of_interest: Vec<PointOfInterest>,
+    #[serde(default)]
+    pub paths: Vec<NamedPath>,
+    pub spawn_zones: Vec<SpawnZone>,
+    pub crowd: CrowdSettings,
+    pub hero: HeroSettings,
+    #[serde(default)]
+    pub lod: LodSettings,
+    #[serde(default)]
+    pub lighting: Lighting,
+    #[serde(default)]
+    pub camera: CameraStart,
+}
+
+/// The walkable rectangle of the plaza (XZ). Agents never leave it.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bounds {
+    pub min: Vec2,
+    pub max: Vec2,
+}
+
+impl Bounds {
+    pub fn contains(&self, p: Vec2) -> bool {
+        p.x >= self.min.x && p.x <= self.max.x && p.y >= self.min.y && p.y <= self.max.y
+    }
+    pub fn size(&self) -> Vec2 {
+        self.max - self.min
+    }
+    pub fn center(&self) -> Vec2 {
+        (self.min + self.max) * 0.5
+    }
+}
+
+/// The ground is a two-colour checker of paving tiles.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Ground {
+    /// Edge length of one paving tile in metres.
+    pub tile_size: f32,
+    /// Linear RGB.
+    pub color_a: Vec3,
+    pub color_b: Vec3,
+}
+
+impl Default for Ground {
+    fn default() -> Self {
+        Ground {
+            tile_size: 2.0,
+            color_a: Vec3::new(0.55, 0.52, 0.47),
+            color_b: Vec3::new(0.42, 0.40, 0.37),
+        }
+    }
+}
+
+/// What an obstacle is: decides its look and what agents may do there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+pub enum ObstacleKind {
+    Fountain,
+    Bench,
+    Kiosk,
+    Tree,
+    LampPost,
+    Building,
+    Wall,
+}
+
+impl ObstacleKind {
+    pub const ALL: [ObstacleKind; 7] = [
+        ObstacleKind::Fountain,
+        ObstacleKind::Bench,
+        ObstacleKind::Kiosk,
+        ObstacleKind::Tree,
+        ObstacleKind::LampPost,
+        ObstacleKind::Building,
+        ObstacleKind::Wall,
+    ];
+}
+
+/// The footprint of an obstacle on the ground.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+pub enum Shape {
+    Circle {
+        center: Vec2,
+        radius: f32,
+    },
+    /// An oriented box: `half_extents` along its own axes, turned by `angle_deg` about +Y
+    /// (counter-clockwise seen from above).
+    Box {
+        center: Vec2,
+        half_extents: Vec2,
+        #[serde(default)]
+        angle_deg: f32,
+    },
+}
+
+impl Shape {
+    pub fn center(&self) -> Vec2 {
+        match *self {
+            Shape::Circle { center, .. } | Shape::Box { center, .. } => center,
+        }
+    }
+
+    /// Radius of the circle that encloses the footprint.
+    pub fn bounding_radius(&self) -> f32 {
+        match *self {
+            Shape::Circle { radius, .. } => radius,
+            Shape::Box { half_extents, .. } => half_extents.length(),
+        }
+    }
+
+    /// The footprint's corners (box) or an axis-aligned square around it (circle), for bounds checks.
+    pub fn extreme_points(&self) -> Vec<Vec2> {
+        match *self {
+            Shape::Circle { center, radius } => vec![
+                center + Vec2::new(radius, 0.0),
+                center - Vec2::new(radius, 0.0),
+                center + Vec2::new(0.0, radius),
+                center - Vec2::new(0.0, radius),
+            ],
+            Shape::Box {
+                center,
+                half_extents,
+                angle_deg,
+            } => {
+                let rot = Vec2::from_angle(angle_deg.to_radians());
+                [(1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)]
+                    .iter()
+                    .map(|&(sx, sy)| center + rot.rotate(half_extents * Vec2::new(sx, sy)))
+                    .collect()
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Obstacle {
+    pub name: String,
+    pub kind: ObstacleKind,
+    pub shape: Shape,
+    /// Height in metres; 0 means the kind's usual height.
+    #[serde(default)]
+    pub height: f32,
+}
+
+/// What agents do when they reach a point of interest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+pub enum Activity {
+    /// Stand, look around, talk with whoever else is there.
+    Linger,
+    /// Sit on the nearest bench.
+    Sit,
+    /// Stand facing the nearest fountain.
+    WatchFountain,
+    /// Queue in front of the nearest kiosk.
+    Queue,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PointOfInterest {
+    pub name: String,
+    pub position: Vec2,
+    /// Agents spread over a disc of this radius around `position`.
+    #[serde(default = "default_poi_radius")]
+    pub radius: f32,
+    /// Relative chance of being chosen as a goal.
+    pub weight: f32,
+    /// How many agents may use it at once.
+    pub capacity: u32,
+    pub activity: Activity,
+}
+
+fn default_poi_radius() -> f32 {
+    2.0
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NamedPath {
+    pub name: String,
+    pub points: Vec<Vec2>,
+    /// The last point joins the first.
+    #[serde(default, rename = "loop")]
+    pub looped: bool,
+}
+
+/// A rectangle (XZ) where agents appear.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpawnZone {
+    pub name: String,
+    pub center: Vec2,
+    pub half_extents: Vec2,
+    /// Relative share of the crowd spawned here.
+    #[serde(default = "one")]
+    pub weight: f32,
+    /// A path agents from this zone prefer to follow, by name.
+    #[serde(default)]
+    pub path: Option<String>,
+}
+
+fn one() -> f32 {
+    1.0
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Range {
+    pub min: f32,
+    pub max: f32,
+}
+
+/// A character model the crowd is made of.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CrowdModel {
+    pub name: String,
+    /// glTF/GLB/VRM file, relative to the project root (where `assets/` is).
+    pub path: String,
+}
+
+/// Props attached rigidly to a bone of a crowd character.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+pub enum PropKind {
+    Hat,
+    Bag,
+    Backpack,
+    Balloon,
+    Umbrella,
+    Phone,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PropChance {
+    pub prop: PropKind,
+    /// Probability 0..1 that an agent of the group carries it.
+    pub chance: f32,
+}
+
+/// A family of looks: which models, which clothing tints, which props.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantGroup {
+    pub name: String,
+    /// Relative share of the crowd.
+    #[serde(default = "one")]
+    pub weight: f32,
+    /// Names from `crowd.models`.
+    pub models: Vec<String>,
+    /// Clothing tints (linear RGB); skin is never tinted.
+    #[serde(default)]
+    pub tints: Vec<Vec3>,
+    #[serde(default)]
+    pub props: Vec<PropChance>,
+}
+
+/// Weights and durations of the agents' behaviours.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Behaviour {
+    /// Relative chance of each plan when an agent picks its next goal.
+    pub stroll_weight: f32,
+    pub follow_path_weight: f32,
+    pub linger_weight: f32,
+    /// Seconds spent at a point of interest.
+    pub linger_seconds: Range,
+    pub sit_seconds: Range,
+    pub watch_seconds: Range,
+    /// Seconds in front of a kiosk's counter.
+    pub queue_service_seconds: Range,
+    /// Agents closer than this to the hero turn to look at it (metres).
+    pub notice_hero_distance: f32,
+    /// Personal space kept from other agents and the hero (metres).
+    pub personal_space: f32,
+    /// Radius of the scatter when the player triggers a disturbance (metres).
+    pub disturbance_radius: f32,
+    /// Seconds until a scattered crowd calms down.
+    pub calm_down_seconds: f32,
+}
+
+impl Default for Behaviour {
+    fn default() -> Self {
+        Behaviour {
+            stroll_weight: 1.0,
+            follow_path_weight: 0.6,
+            linger_weight: 0.8,
+            linger_seconds: Range { min: 4.0, max: 14.0 },
+            sit_seconds: Range { min: 8.0, max: 25.0 },
+            watch_seconds: Range { min: 5.0, max: 15.0 },
+            queue_service_seconds: Range { min: 3.0, max: 6.0 },
+            notice_hero_distance: 3.5,
+            personal_space: 0.6,
+            disturbance_radius: 12.0,
+            calm_down_seconds: 6.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CrowdSettings {
+    /// Number of agents at start; the performance panel changes it at run time.
+    pub count: u32,
+    pub models: Vec<CrowdModel>,
+    pub variant_groups: Vec<VariantGroup>,
+    /// Preferred walking speed range in m/s.
+    pub walk_speed: Range,
+    pub seed: u64,
+    #[serde(default)]
+    pub behaviour: Behaviour,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HeroSettings {
+    /// VRM 0.x/1.0 or skinned glTF.
+    pub model: String,
+    pub spawn: Vec2,
+    /// Facing at spawn, degrees about +Y.
+    #[serde(default)]
+    pub heading_deg: f32,
+    #[serde(default = "default_hero_walk")]
+    pub walk_speed: f32,
+    #[serde(default = "default_hero_run")]
+    pub run_speed: f32,
+}
+
+fn default_hero_walk() -> f32 {
+    1.6
+}
+fn default_hero_run() -> f32 {
+    4.5
+}
+
+/// Distances (metres from the camera) where the crowd switches mesh detail.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LodSettings {
+    pub near: f32,
+    pub mid: f32,
+    /// Beyond this agents are not drawn.
+    pub far: f32,
+    /// Band around each boundary where an agent keeps its previous level, so it does not flicker.
+    pub hysteresis: f32,
+}
+
+impl Default for LodSettings {
+    fn default() -> Self {
+        LodSettings {
+            near: 18.0,
+            mid: 45.0,
+            far: 150.0,
+            hysteresis: 2.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Lighting {
+    /// Direction the sunlight travels (pointing down into the ground).
+    pub sun_direction: Vec3,
+    /// Linear RGB, multiplied by `sun_intensity`.
+    pub sun_color: Vec3,
+    pub sun_intensity: f32,
+    pub ambient: Vec3,
+    pub sky_color: Vec3,
+    pub shadows: bool,
+}
+
+impl Default for Lighting {
+    fn default() -> Self {
+        Lighting {
+            sun_direction: Vec3::new(-0.45, -1.0, -0.35),
+            sun_color: Vec3::new(1.0, 0.95, 0.85),
+            sun_intensity: 1.0,
+            ambient: Vec3::new(0.32, 0.35, 0.42),
+            sky_color: Vec3::new(0.55, 0.72, 0.92),
+            shadows: true,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum CameraMode {
+    Orbit,
+    Fly,
+    Follow,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CameraStart {
+    pub mode: CameraMode,
+    /// Point the orbit camera circles (x, y, z).
+    pub target: Vec3,
+    pub distance: f32,
+    /// Degrees about +Y; 0 looks along -Z.
+    pub yaw_deg: f32,
+    /// Degrees above the horizon.
+    pub pitch_deg: f32,
+    /// Vertical field of view in degrees.
+    pub fov_deg: f32,
+}
+
+impl Default for CameraStart {
+    fn default() -> Self {
+        CameraStart {
+            mode: CameraMode::Orbit,
+            target: Vec3::new(0.0, 1.0, 0.0),
+            distance: 45.0,
+            yaw_deg: 30.0,
+            pitch_deg: 35.0,
+            fov_deg: 50.0,
+        }
+    }
+}
