@@ -1,1 +1,10 @@
+//! Throng: a crowd-simulation sandbox. Everything up to the render world is plain data;
+//! only `render` (and the window shell in `app`, and `ui`) talk to the window and GL.
+pub mod app;
+pub mod cli;
+pub mod game;
 pub mod level;
+pub mod render;
+pub mod scenery;
+pub mod ui;
+pub mod view;

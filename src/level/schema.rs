@@ -66,8 +66,8 @@ impl Default for Ground {
     fn default() -> Self {
         Ground {
             tile_size: 2.0,
-            color_a: Vec3::new(0.55, 0.52, 0.47),
-            color_b: Vec3::new(0.42, 0.40, 0.37),
+            color_a: Vec3::new(0.40, 0.38, 0.35),
+            color_b: Vec3::new(0.27, 0.26, 0.25),
         }
     }
 }
@@ -396,7 +396,7 @@ impl Default for Lighting {
             sun_direction: Vec3::new(-0.45, -1.0, -0.35),
             sun_color: Vec3::new(1.0, 0.95, 0.85),
             sun_intensity: 1.0,
-            ambient: Vec3::new(0.32, 0.35, 0.42),
+            ambient: Vec3::new(0.22, 0.25, 0.32),
             sky_color: Vec3::new(0.55, 0.72, 0.92),
             shadows: true,
         }

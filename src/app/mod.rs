@@ -1,0 +1,162 @@
+//! The window shell: runs the game in a macroquad window, feeding it input and drawing it.
+
+mod input;
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use macroquad::prelude::{
+    clear_background, get_frame_time, get_internal_gl, get_screen_data, is_key_pressed,
+    next_frame, screen_height, screen_width, set_default_camera, Color, KeyCode,
+};
+
+use crate::game::{Game, GameOptions};
+use crate::level::{Level, LevelWatcher};
+use crate::render::{display_color, FrameParams, RenderStats, Renderer};
+use crate::scenery::furniture::build_static_mesh;
+use crate::ui::hud::{self, HudInfo};
+use crate::view::frustum::Frustum;
+use crate::view::markers::pack_visible_markers;
+use input::InputReader;
+
+/// How often the level file's modification time is checked.
+const RELOAD_POLL: Duration = Duration::from_millis(250);
+
+pub struct PlaySetup {
+    pub level: Level,
+    pub watcher: LevelWatcher,
+    pub options: GameOptions,
+    pub frames: Option<u64>,
+    pub screenshot: Option<PathBuf>,
+}
+
+/// Filled in by the window loop; read by `main` after the window closes.
+#[derive(Debug, Default)]
+pub struct PlayOutcome {
+    pub error: Option<String>,
+    pub frames: u64,
+    pub screenshot_saved: bool,
+}
+
+pub async fn run(setup: PlaySetup, outcome: Arc<Mutex<PlayOutcome>>) {
+    let result = play(setup).await;
+    if let Ok(mut o) = outcome.lock() {
+        match result {
+            Ok(done) => *o = done,
+            Err(e) => o.error = Some(e),
+        }
+    }
+}
+
+async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
+    let PlaySetup {
+        level,
+        mut watcher,
+        options,
+        frames,
+        screenshot,
+    } = setup;
+    let mut game = Game::new(level, options);
+    let mut renderer = {
+        let gl = unsafe { get_internal_gl() };
+        Renderer::new(gl.quad_context)?
+    };
+    let mut reader = InputReader::default();
+    let mut last_poll = Instant::now();
+    let mut notice: Option<(String, Instant)> = None;
+    let mut instances = Vec::new();
+    let mut frame_ms_avg = 0.0f32;
+    let mut outcome = PlayOutcome::default();
+
+    loop {
+        let frame_seconds = get_frame_time();
+        frame_ms_avg = if outcome.frames == 0 {
+            frame_seconds * 1000.0
+        } else {
+            frame_ms_avg * 0.9 + frame_seconds * 100.0
+        };
+        if is_key_pressed(KeyCode::Escape) {
+            break;
+        }
+        let input = reader.read(game.camera.mode);
+        game.frame(frame_seconds as f64, &input);
+
+        if last_poll.elapsed() >= RELOAD_POLL {
+            last_poll = Instant::now();
+            if let Some(result) = watcher.poll() {
+                let ok = result.is_ok();
+                game.apply_reload(result);
+                if ok {
+                    notice = Some((
+                        format!("Reloaded {}", watcher.path().display()),
+                        Instant::now(),
+                    ));
+                }
+            }
+        }
+
+        let level = game.level();
+        let sky = display_color(level.lighting.sky_color);
+        clear_background(Color::new(sky.x, sky.y, sky.z, 1.0));
+        let aspect = screen_width() / screen_height().max(1.0);
+        let view_proj = game.camera.view_projection(aspect);
+        let frustum = Frustum::from_view_projection(&view_proj);
+        let culled = pack_visible_markers(
+            &frustum,
+            &game.agents.positions,
+            &game.agents.headings,
+            &game.agents.colors,
+            &mut instances,
+        );
+        let stats: RenderStats = {
+            let mut gl = unsafe { get_internal_gl() };
+            gl.flush();
+            renderer.sync_scenery(gl.quad_context, game.scenery_version(), &level.bounds, || {
+                build_static_mesh(level)
+            });
+            let params = FrameParams {
+                view_proj,
+                eye: game.camera.eye(),
+                lighting: &level.lighting,
+                ground: &level.ground,
+                bounds: &level.bounds,
+                fog_distance: (level.bounds.size().length() * 1.5).max(150.0),
+            };
+            renderer.draw(gl.quad_context, &params, &instances)
+        };
+
+        set_default_camera();
+        if notice
+            .as_ref()
+            .is_some_and(|(_, at)| at.elapsed() > Duration::from_secs(3))
+        {
+            notice = None;
+        }
+        hud::draw(
+            &game,
+            &HudInfo {
+                fps: if frame_ms_avg > 0.0 { 1000.0 / frame_ms_avg } else { 0.0 },
+                frame_ms: frame_ms_avg,
+                stats: &stats,
+                culled,
+                reload_notice: notice.as_ref().map(|(s, _)| s.as_str()),
+            },
+        );
+
+        outcome.frames += 1;
+        let last = frames.is_some_and(|n| outcome.frames >= n);
+        if last {
+            if let Some(path) = &screenshot {
+                get_screen_data().export_png(&path.to_string_lossy());
+                outcome.screenshot_saved = path.is_file();
+                if !outcome.screenshot_saved {
+                    return Err(format!("could not write the screenshot {}", path.display()));
+                }
+            }
+            break;
+        }
+        next_frame().await;
+    }
+    Ok(outcome)
+}

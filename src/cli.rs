@@ -1,0 +1,197 @@
+//! Command-line interface: parsing and validating every value before any work starts.
+
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Parser, Subcommand};
+
+/// The most people the game will simulate (the level schema's limit too).
+pub const MAX_CROWD: u32 = 1_000_000;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "throng",
+    version,
+    about = "A crowd-simulation sandbox: thousands of animated people in a plaza.",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub play: PlayArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Play a level (the default when no subcommand is given).
+    Play(PlayArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct PlayArgs {
+    /// Level file to play.
+    #[arg(default_value = "levels/plaza.ron")]
+    pub level: PathBuf,
+    /// Replace the level's crowd seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Replace the level's crowd size (0 to 1000000).
+    #[arg(long, value_parser = parse_crowd)]
+    pub crowd: Option<u32>,
+    /// Quit after this many frames (at least 1).
+    #[arg(long, value_parser = parse_frames)]
+    pub frames: Option<u64>,
+    /// Save the last frame as a PNG here (with --frames, the frame before quitting).
+    #[arg(long)]
+    pub screenshot: Option<PathBuf>,
+    /// Window size in pixels, e.g. 1280x720 (each side 64 to 8192).
+    #[arg(long, default_value = "1280x720", value_parser = parse_size)]
+    pub size: WindowSize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WindowSize {
+    pub width: u32,
+    pub height: u32,
+}
+
+fn parse_crowd(s: &str) -> Result<u32, String> {
+    let n: u64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a whole number; allowed: 0 to {MAX_CROWD}"))?;
+    if n > MAX_CROWD as u64 {
+        return Err(format!("{n} is above the maximum {MAX_CROWD}"));
+    }
+    Ok(n as u32)
+}
+
+fn parse_frames(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(0) => Err("0 frames would show nothing; allowed: 1 or more".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("`{s}` is not a whole number; allowed: 1 or more")),
+    }
+}
+
+pub fn parse_size(s: &str) -> Result<WindowSize, String> {
+    let allowed = "allowed: WIDTHxHEIGHT with each side 64 to 8192, e.g. 1280x720";
+    let (w, h) = s
+        .trim()
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("`{s}` is not WIDTHxHEIGHT; {allowed}"))?;
+    let side = |v: &str| -> Result<u32, String> {
+        let n: u32 = v
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{s}`: `{v}` is not a whole number; {allowed}"))?;
+        if !(64..=8192).contains(&n) {
+            return Err(format!("`{s}`: {n} is out of range; {allowed}"));
+        }
+        Ok(n)
+    };
+    Ok(WindowSize {
+        width: side(w)?,
+        height: side(h)?,
+    })
+}
+
+/// Checks that a screenshot can be written there, before a window opens.
+pub fn check_screenshot_path(path: &Path) -> Result<(), String> {
+    let ext_ok = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    if !ext_ok {
+        return Err(format!(
+            "--screenshot {}: the file name must end in .png",
+            path.display()
+        ));
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !parent.is_dir() {
+        return Err(format!(
+            "--screenshot {}: the folder {} does not exist",
+            path.display(),
+            parent.display()
+        ));
+    }
+    Ok(())
+}
+
+/// The folder that holds `assets/`: level files name models relative to it.
+/// Looks upward from the level file, then from the working directory.
+pub fn find_asset_root(level: &Path) -> PathBuf {
+    let start = level
+        .canonicalize()
+        .ok()
+        .and_then(|p| p.parent().map(Path::to_path_buf));
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    for base in start.iter().chain(std::iter::once(&cwd)) {
+        for dir in base.ancestors() {
+            if dir.join("assets").is_dir() {
+                return dir.to_path_buf();
+            }
+        }
+    }
+    cwd
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse_and_bad_ones_say_what_is_allowed() {
+        assert_eq!(
+            parse_size("1280x720"),
+            Ok(WindowSize {
+                width: 1280,
+                height: 720
+            })
+        );
+        assert_eq!(
+            parse_size("12x720").unwrap_err(),
+            "`12x720`: 12 is out of range; allowed: WIDTHxHEIGHT with each side 64 to 8192, e.g. 1280x720"
+        );
+        assert!(parse_size("big").unwrap_err().starts_with("`big` is not WIDTHxHEIGHT"));
+        assert!(parse_size("-5x10").unwrap_err().contains("`-5` is not a whole number"));
+    }
+
+    #[test]
+    fn crowd_and_frames_limits() {
+        assert_eq!(parse_crowd("0"), Ok(0));
+        assert_eq!(parse_crowd("1000000"), Ok(1_000_000));
+        assert_eq!(
+            parse_crowd("2000000").unwrap_err(),
+            "2000000 is above the maximum 1000000"
+        );
+        assert!(parse_crowd("-3").unwrap_err().contains("not a whole number"));
+        assert!(parse_frames("0").is_err());
+        assert_eq!(parse_frames("10"), Ok(10));
+    }
+
+    #[test]
+    fn cli_defaults_to_playing_the_plaza() {
+        let cli = Cli::try_parse_from(["throng"]).expect("parses");
+        assert!(cli.command.is_none());
+        assert_eq!(cli.play.level, PathBuf::from("levels/plaza.ron"));
+        let cli = Cli::try_parse_from(["throng", "levels/market.ron", "--crowd", "50", "--frames", "3"])
+            .expect("parses");
+        assert_eq!(cli.play.crowd, Some(50));
+        assert_eq!(cli.play.frames, Some(3));
+        assert!(Cli::try_parse_from(["throng", "--crowd", "x"]).is_err());
+    }
+
+    #[test]
+    fn screenshot_path_checks() {
+        assert!(check_screenshot_path(Path::new("shot.png")).is_ok());
+        assert!(check_screenshot_path(Path::new("shot.jpg")).is_err());
+        assert!(check_screenshot_path(Path::new("/no/such/dir/shot.png"))
+            .unwrap_err()
+            .contains("does not exist"));
+    }
+}

@@ -1,0 +1,150 @@
+//! The game state and its fixed-step update: plain data, driven by input, never by the window.
+pub mod clock;
+pub mod markers;
+
+use crate::level::{Level, LevelError};
+use crate::view::camera::{CameraInput, CameraRig};
+use clock::{FixedStepClock, FrameSteps};
+use markers::Markers;
+
+/// Simulation steps per second.
+pub const SIM_RATE: f64 = 60.0;
+
+/// Command-line choices that outlive level reloads.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct GameOptions {
+    /// Replaces the level's `crowd.count`.
+    pub crowd: Option<u32>,
+    /// Replaces the level's `crowd.seed`.
+    pub seed: Option<u64>,
+}
+
+/// Discrete player commands, already decoded from keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    TogglePause,
+    SingleStep,
+    SlowDown,
+    SpeedUp,
+    ResetTimeScale,
+    ToggleCamera,
+    ResetCamera,
+    ToggleHelp,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FrameInput {
+    pub camera: CameraInput,
+    pub actions: Vec<Action>,
+}
+
+pub struct Game {
+    level: Level,
+    options: GameOptions,
+    /// Advances whenever the static scenery changes, so the renderer rebuilds it once.
+    scenery_version: u64,
+    pub clock: FixedStepClock,
+    pub camera: CameraRig,
+    pub agents: Markers,
+    reload_error: Option<LevelError>,
+    reload_count: u32,
+    sim_time: f64,
+    pub show_help: bool,
+}
+
+impl Game {
+    pub fn new(level: Level, options: GameOptions) -> Self {
+        let camera = CameraRig::from_start(&level.camera);
+        let mut game = Game {
+            agents: Markers::default(),
+            level,
+            options,
+            scenery_version: 0,
+            clock: FixedStepClock::new(SIM_RATE),
+            camera,
+            reload_error: None,
+            reload_count: 0,
+            sim_time: 0.0,
+            show_help: false,
+        };
+        game.rebuild_world();
+        game
+    }
+
+    pub fn level(&self) -> &Level {
+        &self.level
+    }
+
+    pub fn scenery_version(&self) -> u64 {
+        self.scenery_version
+    }
+
+    pub fn reload_error(&self) -> Option<&LevelError> {
+        self.reload_error.as_ref()
+    }
+
+    /// How many edits of the level file were applied since start.
+    pub fn reload_count(&self) -> u32 {
+        self.reload_count
+    }
+
+    pub fn sim_time(&self) -> f64 {
+        self.sim_time
+    }
+
+    pub fn crowd_count(&self) -> usize {
+        self.options.crowd.unwrap_or(self.level.crowd.count) as usize
+    }
+
+    fn rebuild_world(&mut self) {
+        let seed = self.options.seed.unwrap_or(self.level.crowd.seed);
+        self.agents = Markers::spawn(&self.level, self.crowd_count(), seed);
+        self.scenery_version += 1;
+    }
+
+    /// A hot-reload result: a good level replaces the running one (the camera stays where the
+    /// player put it); a bad one keeps the last good level and shows the error until fixed.
+    pub fn apply_reload(&mut self, result: Result<Level, LevelError>) {
+        match result {
+            Ok(level) => {
+                self.level = level;
+                self.reload_error = None;
+                self.reload_count += 1;
+                self.rebuild_world();
+            }
+            Err(e) => self.reload_error = Some(e),
+        }
+    }
+
+    /// One rendered frame: apply commands, move the camera, run the fixed steps due.
+    pub fn frame(&mut self, frame_seconds: f64, input: &FrameInput) -> FrameSteps {
+        for action in &input.actions {
+            match action {
+                Action::TogglePause => self.clock.toggle_pause(),
+                Action::SingleStep => self.clock.request_single_step(),
+                Action::SlowDown => self.clock.set_time_scale(self.clock.time_scale() * 0.5),
+                Action::SpeedUp => self.clock.set_time_scale(self.clock.time_scale() * 2.0),
+                Action::ResetTimeScale => self.clock.set_time_scale(1.0),
+                Action::ToggleCamera => self.camera.toggle_mode(),
+                Action::ResetCamera => self.camera = CameraRig::from_start(&self.level.camera),
+                Action::ToggleHelp => self.show_help = !self.show_help,
+            }
+        }
+        // The camera answers in wall time: it must stay usable while the world is paused.
+        let wall_dt = if frame_seconds.is_finite() {
+            frame_seconds.clamp(0.0, 0.1) as f32
+        } else {
+            0.0
+        };
+        self.camera.update(&input.camera, wall_dt);
+        let steps = self.clock.advance(frame_seconds);
+        for _ in 0..steps.steps {
+            self.step(self.clock.step_seconds());
+        }
+        steps
+    }
+
+    fn step(&mut self, dt: f32) {
+        self.sim_time += dt as f64;
+    }
+}

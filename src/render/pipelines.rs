@@ -1,0 +1,397 @@
+//! The plaza passes: patterned ground, lit static scenery, instanced crowd markers.
+
+use glam::{Mat4, Vec2, Vec3};
+use macroquad::miniquad::{
+    Bindings, BufferId, BufferLayout, BufferSource, BufferType, BufferUsage, Comparison, CullFace,
+    PassAction, Pipeline, PipelineParams, RenderingBackend, ShaderMeta, ShaderSource,
+    UniformBlockLayout, UniformDesc, UniformType, UniformsSource, VertexAttribute, VertexFormat,
+    VertexStep,
+};
+
+use crate::level::{Bounds, Ground, Lighting};
+use crate::scenery::ColoredMesh;
+use crate::view::markers::{MARKER_FLOATS, MARKER_HEIGHT};
+
+const LIT_VERT: &str = include_str!("shaders/lit.vert");
+const LIT_FRAG: &str = include_str!("shaders/lit.frag");
+const GROUND_VERT: &str = include_str!("shaders/ground.vert");
+const GROUND_FRAG: &str = include_str!("shaders/ground.frag");
+
+/// How far the asphalt reaches past the plaza bounds, so the horizon is never bare sky-on-void.
+const GROUND_MARGIN: f32 = 600.0;
+
+#[repr(C)]
+struct LitUniforms {
+    view_proj: [f32; 16],
+    instanced: f32,
+    sun_dir: [f32; 3],
+    sun_color: [f32; 3],
+    ambient: [f32; 3],
+    sky_color: [f32; 3],
+    eye: [f32; 3],
+    fog_distance: f32,
+}
+
+#[repr(C)]
+struct GroundUniforms {
+    view_proj: [f32; 16],
+    sun_dir: [f32; 3],
+    sun_color: [f32; 3],
+    ambient: [f32; 3],
+    sky_color: [f32; 3],
+    eye: [f32; 3],
+    fog_distance: f32,
+    bounds: [f32; 4],
+    tile_size: f32,
+    color_a: [f32; 3],
+    color_b: [f32; 3],
+}
+
+fn lighting_uniforms() -> Vec<UniformDesc> {
+    vec![
+        UniformDesc::new("sun_dir", UniformType::Float3),
+        UniformDesc::new("sun_color", UniformType::Float3),
+        UniformDesc::new("ambient", UniformType::Float3),
+        UniformDesc::new("sky_color", UniformType::Float3),
+        UniformDesc::new("eye", UniformType::Float3),
+        UniformDesc::new("fog_distance", UniformType::Float1),
+    ]
+}
+
+/// Everything the passes need from the game for one frame.
+pub struct FrameParams<'a> {
+    pub view_proj: Mat4,
+    pub eye: Vec3,
+    pub lighting: &'a Lighting,
+    pub ground: &'a Ground,
+    pub bounds: &'a Bounds,
+    /// Distance where fog reaches its full strength.
+    pub fog_distance: f32,
+}
+
+/// What the renderer did this frame, for the stats overlay and tests.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct RenderStats {
+    pub draw_calls: u32,
+    pub triangles: u64,
+    pub marker_instances: u32,
+}
+
+struct MeshBuffers {
+    bindings: Bindings,
+    index_count: i32,
+    triangles: u64,
+}
+
+pub struct Renderer {
+    lit_pipeline: Pipeline,
+    marker_pipeline: Pipeline,
+    ground_pipeline: Pipeline,
+    ground: Option<MeshBuffers>,
+    scenery: Option<MeshBuffers>,
+    scenery_version: Option<u64>,
+    marker_mesh: MeshBuffers,
+    marker_instances: BufferId,
+    marker_capacity: usize,
+}
+
+impl Renderer {
+    pub fn new(ctx: &mut dyn RenderingBackend) -> Result<Self, String> {
+        let mut lit_uniforms = vec![
+            UniformDesc::new("view_proj", UniformType::Mat4),
+            UniformDesc::new("instanced", UniformType::Float1),
+        ];
+        lit_uniforms.extend(lighting_uniforms());
+        let lit_shader = ctx
+            .new_shader(
+                ShaderSource::Glsl {
+                    vertex: LIT_VERT,
+                    fragment: LIT_FRAG,
+                },
+                ShaderMeta {
+                    images: vec![],
+                    uniforms: UniformBlockLayout {
+                        uniforms: lit_uniforms,
+                    },
+                },
+            )
+            .map_err(|e| format!("lit shader: {e:?}"))?;
+        let mut ground_uniforms = vec![UniformDesc::new("view_proj", UniformType::Mat4)];
+        ground_uniforms.extend(lighting_uniforms());
+        ground_uniforms.extend([
+            UniformDesc::new("bounds", UniformType::Float4),
+            UniformDesc::new("tile_size", UniformType::Float1),
+            UniformDesc::new("color_a", UniformType::Float3),
+            UniformDesc::new("color_b", UniformType::Float3),
+        ]);
+        let ground_shader = ctx
+            .new_shader(
+                ShaderSource::Glsl {
+                    vertex: GROUND_VERT,
+                    fragment: GROUND_FRAG,
+                },
+                ShaderMeta {
+                    images: vec![],
+                    uniforms: UniformBlockLayout {
+                        uniforms: ground_uniforms,
+                    },
+                },
+            )
+            .map_err(|e| format!("ground shader: {e:?}"))?;
+
+        let opaque = PipelineParams {
+            depth_test: Comparison::LessOrEqual,
+            depth_write: true,
+            cull_face: CullFace::Back,
+            ..Default::default()
+        };
+        let lit_attributes = [
+            VertexAttribute::new("in_pos", VertexFormat::Float3),
+            VertexAttribute::new("in_normal", VertexFormat::Float3),
+            VertexAttribute::new("in_color", VertexFormat::Float3),
+        ];
+        let lit_pipeline = ctx.new_pipeline(
+            &[BufferLayout::default()],
+            &lit_attributes,
+            lit_shader,
+            opaque,
+        );
+        let marker_pipeline = ctx.new_pipeline(
+            &[
+                BufferLayout::default(),
+                BufferLayout::default(),
+                BufferLayout {
+                    step_func: VertexStep::PerInstance,
+                    ..Default::default()
+                },
+            ],
+            &[
+                VertexAttribute::with_buffer("in_pos", VertexFormat::Float3, 0),
+                VertexAttribute::with_buffer("in_normal", VertexFormat::Float3, 0),
+                VertexAttribute::with_buffer("in_color", VertexFormat::Float3, 0),
+                VertexAttribute::with_buffer("in_tint_mask", VertexFormat::Float1, 1),
+                VertexAttribute::with_buffer("inst_place", VertexFormat::Float4, 2),
+                VertexAttribute::with_buffer("inst_tint", VertexFormat::Float3, 2),
+            ],
+            lit_shader,
+            opaque,
+        );
+        let ground_pipeline = ctx.new_pipeline(
+            &[BufferLayout::default()],
+            &[VertexAttribute::new("in_pos", VertexFormat::Float3)],
+            ground_shader,
+            PipelineParams {
+                cull_face: CullFace::Nothing,
+                ..opaque
+            },
+        );
+
+        let (marker_mesh_data, tint_mask) = marker_mesh();
+        let marker_capacity = 1024;
+        let marker_instances = ctx.new_buffer(
+            BufferType::VertexBuffer,
+            BufferUsage::Stream,
+            BufferSource::empty::<f32>(marker_capacity * MARKER_FLOATS),
+        );
+        let mask_buffer = ctx.new_buffer(
+            BufferType::VertexBuffer,
+            BufferUsage::Immutable,
+            BufferSource::slice(&tint_mask),
+        );
+        let mut marker_mesh = upload_mesh(ctx, &marker_mesh_data);
+        marker_mesh.bindings.vertex_buffers.push(mask_buffer);
+        marker_mesh.bindings.vertex_buffers.push(marker_instances);
+
+        Ok(Renderer {
+            lit_pipeline,
+            marker_pipeline,
+            ground_pipeline,
+            ground: None,
+            scenery: None,
+            scenery_version: None,
+            marker_mesh,
+            marker_instances,
+            marker_capacity,
+        })
+    }
+
+    /// Rebuild the static buffers when the level's scenery changed (start-up, hot reload).
+    pub fn sync_scenery(
+        &mut self,
+        ctx: &mut dyn RenderingBackend,
+        version: u64,
+        bounds: &Bounds,
+        mesh: impl FnOnce() -> ColoredMesh,
+    ) {
+        if self.scenery_version == Some(version) {
+            return;
+        }
+        for old in [self.scenery.take(), self.ground.take()].into_iter().flatten() {
+            for b in old.bindings.vertex_buffers {
+                ctx.delete_buffer(b);
+            }
+            ctx.delete_buffer(old.bindings.index_buffer);
+        }
+        let mesh = mesh();
+        if !mesh.indices.is_empty() {
+            self.scenery = Some(upload_mesh(ctx, &mesh));
+        }
+        self.ground = Some(upload_ground(ctx, bounds));
+        self.scenery_version = Some(version);
+    }
+
+    /// Draws the 3D world into the default framebuffer (colour already cleared to the sky).
+    pub fn draw(
+        &mut self,
+        ctx: &mut dyn RenderingBackend,
+        params: &FrameParams,
+        marker_instances: &[f32],
+    ) -> RenderStats {
+        let mut stats = RenderStats::default();
+        let l = params.lighting;
+        let sun_dir = l.sun_direction.try_normalize().unwrap_or(-Vec3::Y);
+        let sun_color = l.sun_color * l.sun_intensity;
+        ctx.begin_default_pass(PassAction::Clear {
+            color: None,
+            depth: Some(1.0),
+            stencil: None,
+        });
+
+        if let Some(ground) = &self.ground {
+            let b = params.bounds;
+            let g = params.ground;
+            ctx.apply_pipeline(&self.ground_pipeline);
+            ctx.apply_bindings(&ground.bindings);
+            ctx.apply_uniforms(UniformsSource::table(&GroundUniforms {
+                view_proj: params.view_proj.to_cols_array(),
+                sun_dir: sun_dir.to_array(),
+                sun_color: sun_color.to_array(),
+                ambient: l.ambient.to_array(),
+                sky_color: l.sky_color.to_array(),
+                eye: params.eye.to_array(),
+                fog_distance: params.fog_distance,
+                bounds: [b.min.x, b.min.y, b.max.x, b.max.y],
+                tile_size: g.tile_size,
+                color_a: g.color_a.to_array(),
+                color_b: g.color_b.to_array(),
+            }));
+            ctx.draw(0, ground.index_count, 1);
+            stats.draw_calls += 1;
+            stats.triangles += ground.triangles;
+        }
+
+        let lit = |instanced: f32| LitUniforms {
+            view_proj: params.view_proj.to_cols_array(),
+            instanced,
+            sun_dir: sun_dir.to_array(),
+            sun_color: sun_color.to_array(),
+            ambient: l.ambient.to_array(),
+            sky_color: l.sky_color.to_array(),
+            eye: params.eye.to_array(),
+            fog_distance: params.fog_distance,
+        };
+        if let Some(scenery) = &self.scenery {
+            ctx.apply_pipeline(&self.lit_pipeline);
+            ctx.apply_bindings(&scenery.bindings);
+            ctx.apply_uniforms(UniformsSource::table(&lit(0.0)));
+            ctx.draw(0, scenery.index_count, 1);
+            stats.draw_calls += 1;
+            stats.triangles += scenery.triangles;
+        }
+
+        let count = marker_instances.len() / MARKER_FLOATS;
+        if count > 0 {
+            if count > self.marker_capacity {
+                // Grow geometrically so a growing crowd reallocates only a few times.
+                let capacity = count.next_power_of_two();
+                ctx.delete_buffer(self.marker_instances);
+                self.marker_instances = ctx.new_buffer(
+                    BufferType::VertexBuffer,
+                    BufferUsage::Stream,
+                    BufferSource::empty::<f32>(capacity * MARKER_FLOATS),
+                );
+                self.marker_capacity = capacity;
+                if let Some(slot) = self.marker_mesh.bindings.vertex_buffers.get_mut(2) {
+                    *slot = self.marker_instances;
+                }
+            }
+            ctx.buffer_update(self.marker_instances, BufferSource::slice(marker_instances));
+            ctx.apply_pipeline(&self.marker_pipeline);
+            ctx.apply_bindings(&self.marker_mesh.bindings);
+            ctx.apply_uniforms(UniformsSource::table(&lit(1.0)));
+            ctx.draw(0, self.marker_mesh.index_count, count as i32);
+            stats.draw_calls += 1;
+            stats.triangles += self.marker_mesh.triangles * count as u64;
+            stats.marker_instances = count as u32;
+        }
+        ctx.end_render_pass();
+        stats
+    }
+}
+
+fn upload_mesh(ctx: &mut dyn RenderingBackend, mesh: &ColoredMesh) -> MeshBuffers {
+    let vertices = mesh.interleaved();
+    let vb = ctx.new_buffer(
+        BufferType::VertexBuffer,
+        BufferUsage::Immutable,
+        BufferSource::slice(&vertices),
+    );
+    let ib = ctx.new_buffer(
+        BufferType::IndexBuffer,
+        BufferUsage::Immutable,
+        BufferSource::slice(&mesh.indices),
+    );
+    MeshBuffers {
+        bindings: Bindings {
+            vertex_buffers: vec![vb],
+            index_buffer: ib,
+            images: vec![],
+        },
+        index_count: mesh.indices.len() as i32,
+        triangles: mesh.triangle_count() as u64,
+    }
+}
+
+fn upload_ground(ctx: &mut dyn RenderingBackend, bounds: &Bounds) -> MeshBuffers {
+    let min = bounds.min - Vec2::splat(GROUND_MARGIN);
+    let max = bounds.max + Vec2::splat(GROUND_MARGIN);
+    let vertices: [f32; 12] = [
+        min.x, 0.0, min.y, max.x, 0.0, min.y, max.x, 0.0, max.y, min.x, 0.0, max.y,
+    ];
+    let indices: [u32; 6] = [0, 2, 1, 0, 3, 2];
+    let vb = ctx.new_buffer(
+        BufferType::VertexBuffer,
+        BufferUsage::Immutable,
+        BufferSource::slice(&vertices),
+    );
+    let ib = ctx.new_buffer(
+        BufferType::IndexBuffer,
+        BufferUsage::Immutable,
+        BufferSource::slice(&indices),
+    );
+    MeshBuffers {
+        bindings: Bindings {
+            vertex_buffers: vec![vb],
+            index_buffer: ib,
+            images: vec![],
+        },
+        index_count: 6,
+        triangles: 2,
+    }
+}
+
+/// A stand-in person about 1.75 m tall facing -Z: tinted body, untinted head and a nose for heading.
+fn marker_mesh() -> (ColoredMesh, Vec<f32>) {
+    let mut body = ColoredMesh::default();
+    let cloth = Vec3::splat(0.9);
+    body.add_cylinder(Vec2::ZERO, 0.0, 0.85, 0.12, 0.2, 10, cloth * 0.6);
+    body.add_cylinder(Vec2::ZERO, 0.85, 0.6, 0.2, 0.15, 10, cloth);
+    let mut head = ColoredMesh::default();
+    let skin = Vec3::new(0.78, 0.57, 0.44);
+    head.add_sphere(Vec3::new(0.0, MARKER_HEIGHT - 0.13, 0.0), Vec3::splat(0.13), 6, 10, skin);
+    head.add_box(Vec2::new(0.0, -0.12), Vec2::new(0.03, 0.04), 0.0, MARKER_HEIGHT - 0.16, 0.05, skin);
+    let mut mask = vec![1.0; body.vertex_count()];
+    mask.extend(std::iter::repeat(0.0).take(head.vertex_count()));
+    body.append(&head);
+    (body, mask)
+}

@@ -1,0 +1,53 @@
+#version 330
+// Paving inside the plaza bounds (a two-colour checker with grout lines), asphalt outside.
+in vec3 v_world;
+
+uniform vec3 sun_dir;
+uniform vec3 sun_color;
+uniform vec3 ambient;
+uniform vec3 sky_color;
+uniform vec3 eye;
+uniform float fog_distance;
+uniform vec4 bounds;       // min x, min z, max x, max z
+uniform float tile_size;
+uniform vec3 color_a;
+uniform vec3 color_b;
+
+out vec4 frag_color;
+
+// Narkowicz's ACES fit: keeps sunlit paving from clipping to white and adds contrast.
+vec3 tonemap(vec3 x) {
+    x *= 0.8;
+    return clamp((x * (2.51 * x + 0.03)) / (x * (2.43 * x + 0.59) + 0.14), 0.0, 1.0);
+}
+
+void main() {
+    vec2 p = v_world.xz;
+    vec2 cell = p / tile_size;
+    // Box-filtered checker: fades to the average colour where tiles get smaller than a pixel,
+    // so distant paving does not shimmer.
+    vec2 w = max(fwidth(cell), vec2(1e-4));
+    vec2 i = 2.0 * (abs(fract((cell - 0.5 * w) * 0.5) - 0.5) - abs(fract((cell + 0.5 * w) * 0.5) - 0.5)) / w;
+    float checker = 0.5 - 0.5 * i.x * i.y;
+    vec3 albedo = mix(color_a, color_b, checker);
+    // Grout lines between tiles.
+    vec2 g = abs(fract(cell) - 0.5);
+    float line_w = 0.03;
+    float grout = 1.0 - smoothstep(0.5 - line_w - w.x, 0.5 - line_w, max(g.x, g.y));
+    albedo *= mix(0.8, 1.0, grout);
+    bool inside = p.x >= bounds.x && p.y >= bounds.y && p.x <= bounds.z && p.y <= bounds.w;
+    if (!inside) {
+        albedo = vec3(0.16, 0.16, 0.17);
+    }
+    // A kerb line marks the plaza edge.
+    vec2 edge = min(abs(p - bounds.xy), abs(p - bounds.zw));
+    float on_edge = (inside || max(p.x - bounds.z, bounds.x - p.x) < 0.25 || max(p.y - bounds.w, bounds.y - p.y) < 0.25)
+        && min(edge.x, edge.y) < 0.25 ? 1.0 : 0.0;
+    albedo = mix(albedo, vec3(0.75, 0.73, 0.68), on_edge);
+    float lambert = max(-sun_dir.y, 0.0);
+    vec3 c = albedo * (ambient + sun_color * lambert);
+    float d = length(v_world - eye);
+    float fog = clamp((d - fog_distance * 0.35) / fog_distance, 0.0, 0.85);
+    c = mix(c, sky_color, fog * fog);
+    frag_color = vec4(pow(tonemap(c), vec3(1.0 / 2.2)), 1.0);
+}

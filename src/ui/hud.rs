@@ -1,0 +1,115 @@
+//! The on-screen text: status line, help, and the level error box during hot reload.
+
+use macroquad::prelude::{
+    draw_rectangle, draw_rectangle_lines, draw_text, measure_text, screen_height, screen_width,
+    Color,
+};
+
+use crate::game::Game;
+use crate::level::CameraMode;
+use crate::render::RenderStats;
+
+const TEXT: Color = Color::new(1.0, 1.0, 1.0, 1.0);
+const PANEL: Color = Color::new(0.0, 0.0, 0.0, 0.55);
+const ERROR_PANEL: Color = Color::new(0.45, 0.02, 0.02, 0.88);
+const FONT: f32 = 20.0;
+const LINE: f32 = 22.0;
+
+pub const HELP: &[&str] = &[
+    "Orbit camera: left-drag orbit, right-drag pan, wheel zoom, WASD/arrows move, Q/E down/up",
+    "Fly camera: hold a mouse button to look, WASD move, Q/E down/up, wheel speed, Shift faster",
+    "C switch orbit/fly   Home reset camera   Space/P pause   N single step (paused)",
+    "[ slower   ] faster   Backspace normal speed   F1/H this help   Esc quit",
+    "Edit the level file while playing: changes apply within a second.",
+];
+
+pub struct HudInfo<'a> {
+    pub fps: f32,
+    pub frame_ms: f32,
+    pub stats: &'a RenderStats,
+    pub culled: usize,
+    pub reload_notice: Option<&'a str>,
+}
+
+fn panel(lines: &[String], x: f32, y: f32, bg: Color) {
+    let width = lines
+        .iter()
+        .map(|l| measure_text(l, None, FONT as u16, 1.0).width)
+        .fold(0.0, f32::max);
+    draw_rectangle(x, y, width + 16.0, lines.len() as f32 * LINE + 10.0, bg);
+    for (i, l) in lines.iter().enumerate() {
+        draw_text(l, x + 8.0, y + 20.0 + i as f32 * LINE, FONT, TEXT);
+    }
+}
+
+/// Splits a long message into lines that fit `max_width` pixels.
+fn wrap(text: &str, max_width: f32) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let candidate = if line.is_empty() {
+            word.to_string()
+        } else {
+            format!("{line} {word}")
+        };
+        if !line.is_empty() && measure_text(&candidate, None, FONT as u16, 1.0).width > max_width {
+            lines.push(std::mem::replace(&mut line, word.to_string()));
+        } else {
+            line = candidate;
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+pub fn draw(game: &Game, info: &HudInfo) {
+    let clock = &game.clock;
+    let mode = match game.camera.mode {
+        CameraMode::Fly => "fly",
+        _ => "orbit",
+    };
+    let mut status = vec![
+        format!(
+            "{}   {:.0} fps  {:.1} ms",
+            game.level().name,
+            info.fps,
+            info.frame_ms
+        ),
+        format!(
+            "people {}  drawn {}  culled {}  draws {}  tris {}",
+            game.agents.len(),
+            info.stats.marker_instances,
+            info.culled,
+            info.stats.draw_calls,
+            info.stats.triangles
+        ),
+        format!(
+            "camera {mode}   sim {:.1} s  x{}{}",
+            game.sim_time(),
+            clock.time_scale(),
+            if clock.paused() { "   PAUSED" } else { "" }
+        ),
+    ];
+    if game.show_help {
+        status.extend(HELP.iter().map(|s| s.to_string()));
+    } else {
+        status.push("F1 help".to_string());
+    }
+    panel(&status, 10.0, 10.0, PANEL);
+
+    if let Some(notice) = info.reload_notice {
+        panel(&[notice.to_string()], 10.0, screen_height() - 44.0, PANEL);
+    }
+    if let Some(err) = game.reload_error() {
+        let max_w = (screen_width() - 60.0).max(200.0);
+        let mut lines = vec!["Level not applied - the last good level keeps running:".to_string()];
+        lines.extend(wrap(&err.to_string(), max_w));
+        lines.push("Fix the file and save: it reloads by itself.".to_string());
+        let h = lines.len() as f32 * LINE + 10.0;
+        let y = screen_height() - h - 60.0;
+        panel(&lines, 20.0, y, ERROR_PANEL);
+        draw_rectangle_lines(20.0, y, max_w + 16.0, h, 2.0, Color::new(1.0, 0.4, 0.4, 1.0));
+    }
+}

@@ -1,0 +1,2 @@
+//! Panels and overlays drawn with macroquad's 2D widgets.
+pub mod hud;

@@ -1,0 +1,297 @@
+//! Cameras as plain data: input in, view and projection matrices out. No window needed.
+
+use glam::{Mat4, Vec2, Vec3};
+
+use crate::level::{CameraMode, CameraStart};
+
+/// One frame of camera-relevant input, gathered by the app from the window.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct CameraInput {
+    /// Mouse movement in pixels while the look/orbit button is held.
+    pub look_delta: Vec2,
+    /// Mouse movement in pixels while the pan button is held (orbit camera).
+    pub pan_delta: Vec2,
+    /// Wheel clicks, positive = towards the screen (zoom in / speed up).
+    pub wheel: f32,
+    /// Move intent in camera space: x = right, y = up, z = forward; each -1..1.
+    pub movement: Vec3,
+    /// Hold to move faster.
+    pub fast: bool,
+}
+
+/// Circles a target point: drag to orbit, wheel to zoom, WASD or right-drag to pan.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OrbitCamera {
+    pub target: Vec3,
+    pub distance: f32,
+    pub yaw: f32,
+    pub pitch: f32,
+}
+
+/// Flies freely: mouse looks, WASD moves, Q/E down/up, wheel changes speed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FlyCamera {
+    pub position: Vec3,
+    pub yaw: f32,
+    pub pitch: f32,
+    /// Metres per second.
+    pub speed: f32,
+}
+
+const ORBIT_PITCH_LIMITS: (f32, f32) = (0.05, 1.52);
+const FLY_PITCH_LIMIT: f32 = 1.55;
+const ORBIT_DISTANCE_LIMITS: (f32, f32) = (2.0, 800.0);
+const LOOK_RADIANS_PER_PIXEL: f32 = 0.005;
+
+/// Unit vector the camera looks along for a yaw (about +Y, 0 = -Z) and pitch (up positive).
+pub fn forward_from_angles(yaw: f32, pitch: f32) -> Vec3 {
+    Vec3::new(
+        -yaw.sin() * pitch.cos(),
+        pitch.sin(),
+        -yaw.cos() * pitch.cos(),
+    )
+}
+
+impl OrbitCamera {
+    pub fn from_start(start: &CameraStart) -> Self {
+        OrbitCamera {
+            target: start.target,
+            distance: start
+                .distance
+                .clamp(ORBIT_DISTANCE_LIMITS.0, ORBIT_DISTANCE_LIMITS.1),
+            yaw: start.yaw_deg.to_radians(),
+            pitch: start
+                .pitch_deg
+                .to_radians()
+                .clamp(ORBIT_PITCH_LIMITS.0, ORBIT_PITCH_LIMITS.1),
+        }
+    }
+
+    /// The camera looks down onto the target from above its pitch, so the eye sits behind and above.
+    pub fn eye(&self) -> Vec3 {
+        self.target - forward_from_angles(self.yaw, -self.pitch) * self.distance
+    }
+
+    pub fn update(&mut self, input: &CameraInput, dt: f32) {
+        self.yaw -= input.look_delta.x * LOOK_RADIANS_PER_PIXEL;
+        self.pitch = (self.pitch + input.look_delta.y * LOOK_RADIANS_PER_PIXEL)
+            .clamp(ORBIT_PITCH_LIMITS.0, ORBIT_PITCH_LIMITS.1);
+        // Zoom is multiplicative so it feels the same near and far.
+        self.distance = (self.distance * 0.88f32.powf(input.wheel))
+            .clamp(ORBIT_DISTANCE_LIMITS.0, ORBIT_DISTANCE_LIMITS.1);
+        let flat_forward = Vec3::new(-self.yaw.sin(), 0.0, -self.yaw.cos());
+        let right = Vec3::new(self.yaw.cos(), 0.0, -self.yaw.sin());
+        // Panning speed follows the zoom level: at 40 m a pixel moves the target about 4 cm.
+        let pan_scale = self.distance * 0.001;
+        self.target += (-right * input.pan_delta.x + flat_forward * input.pan_delta.y) * pan_scale;
+        let speed = self.distance * if input.fast { 1.5 } else { 0.6 };
+        self.target += (right * input.movement.x + flat_forward * input.movement.z) * speed * dt;
+        self.target.y = (self.target.y + input.movement.y * speed * dt).max(0.0);
+    }
+
+    pub fn view(&self) -> Mat4 {
+        Mat4::look_at_rh(self.eye(), self.target, Vec3::Y)
+    }
+}
+
+impl FlyCamera {
+    pub fn from_start(start: &CameraStart) -> Self {
+        let orbit = OrbitCamera::from_start(start);
+        FlyCamera::looking_like(&orbit)
+    }
+
+    /// A fly camera placed where the orbit camera is, looking the same way: switching modes
+    /// must not make the picture jump.
+    pub fn looking_like(orbit: &OrbitCamera) -> Self {
+        FlyCamera {
+            position: orbit.eye(),
+            yaw: orbit.yaw,
+            pitch: -orbit.pitch,
+            speed: 12.0,
+        }
+    }
+
+    pub fn forward(&self) -> Vec3 {
+        forward_from_angles(self.yaw, self.pitch)
+    }
+
+    pub fn update(&mut self, input: &CameraInput, dt: f32) {
+        self.yaw -= input.look_delta.x * LOOK_RADIANS_PER_PIXEL;
+        self.pitch = (self.pitch - input.look_delta.y * LOOK_RADIANS_PER_PIXEL)
+            .clamp(-FLY_PITCH_LIMIT, FLY_PITCH_LIMIT);
+        self.speed = (self.speed * 1.2f32.powf(input.wheel)).clamp(0.5, 400.0);
+        let forward = self.forward();
+        let right = Vec3::new(self.yaw.cos(), 0.0, -self.yaw.sin());
+        let speed = self.speed * if input.fast { 4.0 } else { 1.0 };
+        let step = right * input.movement.x + Vec3::Y * input.movement.y + forward * input.movement.z;
+        self.position += step * speed * dt;
+        // Never below the paving: the ground would clip away the whole picture.
+        self.position.y = self.position.y.max(0.3);
+    }
+
+    pub fn view(&self) -> Mat4 {
+        Mat4::look_to_rh(self.position, self.forward(), Vec3::Y)
+    }
+}
+
+/// The player's camera: one of the modes, switchable without a jump in the picture.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CameraRig {
+    pub mode: CameraMode,
+    pub orbit: OrbitCamera,
+    pub fly: FlyCamera,
+    pub fov_y: f32,
+    pub near: f32,
+    pub far: f32,
+}
+
+impl CameraRig {
+    pub fn from_start(start: &CameraStart) -> Self {
+        let orbit = OrbitCamera::from_start(start);
+        CameraRig {
+            // The follow camera needs the hero; until it exists, following means orbiting.
+            mode: match start.mode {
+                CameraMode::Fly => CameraMode::Fly,
+                _ => CameraMode::Orbit,
+            },
+            orbit,
+            fly: FlyCamera::looking_like(&orbit),
+            fov_y: start.fov_deg.clamp(1.0, 170.0).to_radians(),
+            near: 0.1,
+            far: 2000.0,
+        }
+    }
+
+    pub fn toggle_mode(&mut self) {
+        match self.mode {
+            CameraMode::Fly => {
+                // Orbit around the point the fly camera was looking at, at the same distance.
+                let forward = self.fly.forward();
+                let distance = if forward.y < -0.05 {
+                    (self.fly.position.y / -forward.y).clamp(2.0, 300.0)
+                } else {
+                    self.orbit.distance
+                };
+                self.orbit.target = self.fly.position + forward * distance;
+                self.orbit.target.y = self.orbit.target.y.max(0.0);
+                self.orbit.distance = distance;
+                self.orbit.yaw = self.fly.yaw;
+                self.orbit.pitch = (-self.fly.pitch).clamp(ORBIT_PITCH_LIMITS.0, ORBIT_PITCH_LIMITS.1);
+                self.mode = CameraMode::Orbit;
+            }
+            _ => {
+                self.fly = FlyCamera::looking_like(&self.orbit);
+                self.mode = CameraMode::Fly;
+            }
+        }
+    }
+
+    pub fn update(&mut self, input: &CameraInput, dt: f32) {
+        match self.mode {
+            CameraMode::Fly => self.fly.update(input, dt),
+            _ => self.orbit.update(input, dt),
+        }
+    }
+
+    pub fn eye(&self) -> Vec3 {
+        match self.mode {
+            CameraMode::Fly => self.fly.position,
+            _ => self.orbit.eye(),
+        }
+    }
+
+    pub fn view(&self) -> Mat4 {
+        match self.mode {
+            CameraMode::Fly => self.fly.view(),
+            _ => self.orbit.view(),
+        }
+    }
+
+    /// OpenGL clip space (depth -1..1), right-handed.
+    pub fn projection(&self, aspect: f32) -> Mat4 {
+        let aspect = if aspect.is_finite() && aspect > 0.0 {
+            aspect
+        } else {
+            1.0
+        };
+        Mat4::perspective_rh_gl(self.fov_y, aspect, self.near, self.far)
+    }
+
+    pub fn view_projection(&self, aspect: f32) -> Mat4 {
+        self.projection(aspect) * self.view()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn start() -> CameraStart {
+        CameraStart::default()
+    }
+
+    #[test]
+    fn orbit_eye_is_at_distance_above_target_and_looks_at_it() {
+        let cam = OrbitCamera::from_start(&start());
+        let eye = cam.eye();
+        assert!((eye.distance(cam.target) - cam.distance).abs() < 1e-3);
+        assert!(eye.y > cam.target.y);
+        // The target projects to the screen centre.
+        let rig = CameraRig::from_start(&start());
+        let clip = rig.view_projection(16.0 / 9.0) * cam.target.extend(1.0);
+        let ndc = clip.truncate() / clip.w;
+        assert!(ndc.x.abs() < 1e-4 && ndc.y.abs() < 1e-4, "{ndc:?}");
+    }
+
+    #[test]
+    fn orbit_zoom_and_pitch_are_clamped() {
+        let mut cam = OrbitCamera::from_start(&start());
+        let input = CameraInput {
+            wheel: 500.0,
+            look_delta: Vec2::new(0.0, 1e6),
+            ..Default::default()
+        };
+        cam.update(&input, 0.016);
+        assert_eq!(cam.distance, ORBIT_DISTANCE_LIMITS.0);
+        assert_eq!(cam.pitch, ORBIT_PITCH_LIMITS.1);
+        assert!(cam.eye().y > 0.0);
+    }
+
+    #[test]
+    fn fly_moves_forward_along_view_and_stays_above_ground() {
+        let mut fly = FlyCamera {
+            position: Vec3::new(0.0, 2.0, 0.0),
+            yaw: 0.0,
+            pitch: 0.0,
+            speed: 10.0,
+        };
+        fly.update(
+            &CameraInput {
+                movement: Vec3::Z,
+                ..Default::default()
+            },
+            1.0,
+        );
+        assert!((fly.position - Vec3::new(0.0, 2.0, -10.0)).length() < 1e-4);
+        fly.update(
+            &CameraInput {
+                movement: -Vec3::Y,
+                ..Default::default()
+            },
+            10.0,
+        );
+        assert_eq!(fly.position.y, 0.3);
+    }
+
+    #[test]
+    fn switching_modes_keeps_the_picture() {
+        let mut rig = CameraRig::from_start(&start());
+        let before = rig.view();
+        rig.toggle_mode();
+        assert_eq!(rig.mode, CameraMode::Fly);
+        assert!(rig.view().abs_diff_eq(before, 1e-3));
+        rig.toggle_mode();
+        assert_eq!(rig.mode, CameraMode::Orbit);
+        assert!(rig.view().abs_diff_eq(before, 1e-2), "{:?} vs {:?}", rig.view(), before);
+    }
+}

@@ -1,0 +1,4 @@
+//! What the camera sees, as plain data: cameras, frustum culling, packed instances.
+pub mod camera;
+pub mod frustum;
+pub mod markers;
