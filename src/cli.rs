@@ -157,8 +157,12 @@ mod tests {
             parse_size("12x720").unwrap_err(),
             "`12x720`: 12 is out of range; allowed: WIDTHxHEIGHT with each side 64 to 8192, e.g. 1280x720"
         );
-        assert!(parse_size("big").unwrap_err().starts_with("`big` is not WIDTHxHEIGHT"));
-        assert!(parse_size("-5x10").unwrap_err().contains("`-5` is not a whole number"));
+        assert!(parse_size("big")
+            .unwrap_err()
+            .starts_with("`big` is not WIDTHxHEIGHT"));
+        assert!(parse_size("-5x10")
+            .unwrap_err()
+            .contains("`-5` is not a whole number"));
     }
 
     #[test]
@@ -169,7 +173,9 @@ mod tests {
             parse_crowd("2000000").unwrap_err(),
             "2000000 is above the maximum 1000000"
         );
-        assert!(parse_crowd("-3").unwrap_err().contains("not a whole number"));
+        assert!(parse_crowd("-3")
+            .unwrap_err()
+            .contains("not a whole number"));
         assert!(parse_frames("0").is_err());
         assert_eq!(parse_frames("10"), Ok(10));
     }
@@ -179,8 +185,15 @@ mod tests {
         let cli = Cli::try_parse_from(["throng"]).expect("parses");
         assert!(cli.command.is_none());
         assert_eq!(cli.play.level, PathBuf::from("levels/plaza.ron"));
-        let cli = Cli::try_parse_from(["throng", "levels/market.ron", "--crowd", "50", "--frames", "3"])
-            .expect("parses");
+        let cli = Cli::try_parse_from([
+            "throng",
+            "levels/market.ron",
+            "--crowd",
+            "50",
+            "--frames",
+            "3",
+        ])
+        .expect("parses");
         assert_eq!(cli.play.crowd, Some(50));
         assert_eq!(cli.play.frames, Some(3));
         assert!(Cli::try_parse_from(["throng", "--crowd", "x"]).is_err());

@@ -23,15 +23,21 @@ fn missing_level_file_is_one_line_naming_the_file() {
     let (code, err) = throng(&["levels/no_such_level.ron"]);
     assert_eq!(code, 1);
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.starts_with("throng: levels/no_such_level.ron:"), "{err}");
+    assert!(
+        err.starts_with("throng: levels/no_such_level.ron:"),
+        "{err}"
+    );
 }
 
 #[test]
 fn broken_level_reports_file_line_and_column() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("broken.ron");
-    std::fs::write(&path, "Level(\n    name: \"x\",\n    bounds: (min: (0.0, 0.0), max: ,\n)\n")
-        .expect("write");
+    std::fs::write(
+        &path,
+        "Level(\n    name: \"x\",\n    bounds: (min: (0.0, 0.0), max: ,\n)\n",
+    )
+    .expect("write");
     let label = path.to_string_lossy().to_string();
     let (code, err) = throng(&[&label]);
     assert_eq!(code, 1);
@@ -43,7 +49,10 @@ fn broken_level_reports_file_line_and_column() {
 fn bad_command_line_values_are_rejected_with_what_is_allowed() {
     let (code, err) = throng(&["--crowd", "2000000"]);
     assert_eq!(code, 2);
-    assert!(err.contains("2000000 is above the maximum 1000000"), "{err}");
+    assert!(
+        err.contains("2000000 is above the maximum 1000000"),
+        "{err}"
+    );
     let (code, err) = throng(&["--size", "10x10"]);
     assert_eq!(code, 2);
     assert!(err.contains("allowed: WIDTHxHEIGHT"), "{err}");

@@ -91,13 +91,18 @@ fn pause_single_step_and_time_scale_drive_the_fixed_step_loop() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("loop.ron");
     std::fs::write(&path, level_text(5, false)).expect("write");
-    let mut game = Game::new(load_level(&path, root()).expect("valid"), GameOptions::default());
+    let mut game = Game::new(
+        load_level(&path, root()).expect("valid"),
+        GameOptions::default(),
+    );
     let input = |actions: Vec<Action>| FrameInput {
         actions,
         ..Default::default()
     };
     // One simulated second at 60 Hz in 60 frames.
-    let steps: u32 = (0..60).map(|_| game.frame(1.0 / 60.0 + 1e-7, &input(vec![])).steps).sum();
+    let steps: u32 = (0..60)
+        .map(|_| game.frame(1.0 / 60.0 + 1e-7, &input(vec![])).steps)
+        .sum();
     assert_eq!(steps, 60);
     assert!((game.sim_time() - 1.0).abs() < 1e-3);
     game.frame(0.0, &input(vec![Action::TogglePause]));

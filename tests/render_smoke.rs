@@ -37,14 +37,22 @@ fn default_plaza_renders_ground_fountain_and_people() {
 
     // Not blank, not one colour: a lit 3D scene has many distinct colours.
     let distinct: HashSet<[u8; 3]> = img.pixels.iter().copied().collect();
-    assert!(distinct.len() > 500, "only {} distinct colours", distinct.len());
+    assert!(
+        distinct.len() > 500,
+        "only {} distinct colours",
+        distinct.len()
+    );
     let mut counts: HashMap<[u8; 3], usize> = HashMap::new();
     for p in &img.pixels {
         *counts.entry(*p).or_default() += 1;
     }
     let most = counts.values().max().copied().unwrap_or(0);
     let dominant_share = most as f64 / img.pixels.len() as f64;
-    assert!(dominant_share < 0.5, "one colour covers {:.0}% of the frame", dominant_share * 100.0);
+    assert!(
+        dominant_share < 0.5,
+        "one colour covers {:.0}% of the frame",
+        dominant_share * 100.0
+    );
 
     // The camera starts on the fountain: water (blue clearly above red) fills part of the centre.
     let (cx, cy) = (img.width / 2, img.height / 2);
@@ -60,7 +68,11 @@ fn default_plaza_renders_ground_fountain_and_people() {
         }
     }
     let water_share = water as f64 / centre as f64;
-    assert!(water_share > 0.05, "fountain water covers only {:.1}% of the centre", water_share * 100.0);
+    assert!(
+        water_share > 0.05,
+        "fountain water covers only {:.1}% of the centre",
+        water_share * 100.0
+    );
 
     // The paving is a checker: along a row in the lower third the brightness keeps alternating
     // between two tones, not a flat fill.
@@ -77,7 +89,10 @@ fn default_plaza_renders_ground_fountain_and_people() {
             transitions += 1;
         }
     }
-    assert!(transitions >= 10, "only {transitions} brightness edges along row {row}");
+    assert!(
+        transitions >= 10,
+        "only {transitions} brightness edges along row {row}"
+    );
 
     // People: saturated clothing colours (far from the grey paving) are on screen.
     let saturated = img
@@ -89,7 +104,10 @@ fn default_plaza_renders_ground_fountain_and_people() {
             max - min > 70
         })
         .count();
-    assert!(saturated > 2000, "only {saturated} saturated pixels: no crowd?");
+    assert!(
+        saturated > 2000,
+        "only {saturated} saturated pixels: no crowd?"
+    );
 
     support::say(&format!(
         "render smoke test RAN: 1280x720 screenshot, {} colours, dominant {:.0}%, water {:.1}% of centre, \

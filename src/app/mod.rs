@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use macroquad::prelude::{
-    clear_background, get_frame_time, get_internal_gl, get_screen_data, is_key_pressed,
-    next_frame, screen_height, screen_width, set_default_camera, Color, KeyCode,
+    clear_background, get_frame_time, get_internal_gl, get_screen_data, is_key_pressed, next_frame,
+    screen_height, screen_width, set_default_camera, Color, KeyCode,
 };
 
 use crate::game::{Game, GameOptions};
@@ -17,6 +17,7 @@ use crate::render::{display_color, FrameParams, RenderStats, Renderer};
 use crate::scenery::furniture::build_static_mesh;
 use crate::ui::hud::{self, HudInfo};
 use crate::view::frustum::Frustum;
+use crate::view::light::sun_view_projection;
 use crate::view::markers::pack_visible_markers;
 use input::InputReader;
 
@@ -102,6 +103,8 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         let aspect = screen_width() / screen_height().max(1.0);
         let view_proj = game.camera.view_projection(aspect);
         let frustum = Frustum::from_view_projection(&view_proj);
+        let (focus, reach) = game.camera.shadow_focus();
+        let light_view_proj = sun_view_projection(level.lighting.sun_direction, focus, reach, 2048);
         let culled = pack_visible_markers(
             &frustum,
             &game.agents.positions,
@@ -112,9 +115,12 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         let stats: RenderStats = {
             let mut gl = unsafe { get_internal_gl() };
             gl.flush();
-            renderer.sync_scenery(gl.quad_context, game.scenery_version(), &level.bounds, || {
-                build_static_mesh(level)
-            });
+            renderer.sync_scenery(
+                gl.quad_context,
+                game.scenery_version(),
+                &level.bounds,
+                || build_static_mesh(level),
+            );
             let params = FrameParams {
                 view_proj,
                 eye: game.camera.eye(),
@@ -122,6 +128,7 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
                 ground: &level.ground,
                 bounds: &level.bounds,
                 fog_distance: (level.bounds.size().length() * 1.5).max(150.0),
+                light_view_proj,
             };
             renderer.draw(gl.quad_context, &params, &instances)
         };
@@ -136,7 +143,11 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         hud::draw(
             &game,
             &HudInfo {
-                fps: if frame_ms_avg > 0.0 { 1000.0 / frame_ms_avg } else { 0.0 },
+                fps: if frame_ms_avg > 0.0 {
+                    1000.0 / frame_ms_avg
+                } else {
+                    0.0
+                },
                 frame_ms: frame_ms_avg,
                 stats: &stats,
                 culled,

@@ -36,7 +36,8 @@ impl Markers {
                     pick <= 0.0
                 })
                 .unwrap_or(&zones[zones.len() - 1]);
-            let offset = Vec2::new(rng.f32() * 2.0 - 1.0, rng.f32() * 2.0 - 1.0) * zone.half_extents;
+            let offset =
+                Vec2::new(rng.f32() * 2.0 - 1.0, rng.f32() * 2.0 - 1.0) * zone.half_extents;
             m.positions.push(zone.center + offset);
             m.headings.push(rng.f32() * std::f32::consts::TAU);
             m.colors.push(if tints.is_empty() {

@@ -28,7 +28,11 @@ impl fmt::Display for LevelError {
 
 impl std::error::Error for LevelError {}
 
-pub fn parse_level(source: &str, file_label: &str, _asset_root: &Path) -> Result<Level, LevelError> {
+pub fn parse_level(
+    source: &str,
+    file_label: &str,
+    _asset_root: &Path,
+) -> Result<Level, LevelError> {
     ron::from_str::<Level>(source).map_err(|e| LevelError {
         file: file_label.to_string(),
         line: e.position.line,

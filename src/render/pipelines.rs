@@ -3,7 +3,8 @@
 use glam::{Mat4, Vec2, Vec3};
 use macroquad::miniquad::{
     Bindings, BufferId, BufferLayout, BufferSource, BufferType, BufferUsage, Comparison, CullFace,
-    PassAction, Pipeline, PipelineParams, RenderingBackend, ShaderMeta, ShaderSource,
+    FilterMode, PassAction, Pipeline, PipelineParams, RenderPass, RenderingBackend, ShaderMeta,
+    ShaderSource, TextureFormat, TextureId, TextureKind, TextureParams, TextureWrap,
     UniformBlockLayout, UniformDesc, UniformType, UniformsSource, VertexAttribute, VertexFormat,
     VertexStep,
 };
@@ -16,6 +17,11 @@ const LIT_VERT: &str = include_str!("shaders/lit.vert");
 const LIT_FRAG: &str = include_str!("shaders/lit.frag");
 const GROUND_VERT: &str = include_str!("shaders/ground.vert");
 const GROUND_FRAG: &str = include_str!("shaders/ground.frag");
+const SHADOW_FRAG: &str = include_str!("shaders/shadow.frag");
+
+/// Shadow map edge in texels: 2048 over an 80-160 m wide area gives 4-8 cm texels, enough for a
+/// person's shadow to have legs.
+const SHADOW_MAP_SIZE: u32 = 2048;
 
 /// How far the asphalt reaches past the plaza bounds, so the horizon is never bare sky-on-void.
 const GROUND_MARGIN: f32 = 600.0;
@@ -30,6 +36,21 @@ struct LitUniforms {
     sky_color: [f32; 3],
     eye: [f32; 3],
     fog_distance: f32,
+    shadow: ShadowUniforms,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct ShadowUniforms {
+    light_view_proj: [f32; 16],
+    shadows_on: f32,
+    shadow_texel: f32,
+}
+
+#[repr(C)]
+struct DepthUniforms {
+    view_proj: [f32; 16],
+    instanced: f32,
 }
 
 #[repr(C)]
@@ -41,6 +62,7 @@ struct GroundUniforms {
     sky_color: [f32; 3],
     eye: [f32; 3],
     fog_distance: f32,
+    shadow: ShadowUniforms,
     bounds: [f32; 4],
     tile_size: f32,
     color_a: [f32; 3],
@@ -55,6 +77,9 @@ fn lighting_uniforms() -> Vec<UniformDesc> {
         UniformDesc::new("sky_color", UniformType::Float3),
         UniformDesc::new("eye", UniformType::Float3),
         UniformDesc::new("fog_distance", UniformType::Float1),
+        UniformDesc::new("light_view_proj", UniformType::Mat4),
+        UniformDesc::new("shadows_on", UniformType::Float1),
+        UniformDesc::new("shadow_texel", UniformType::Float1),
     ]
 }
 
@@ -67,6 +92,8 @@ pub struct FrameParams<'a> {
     pub bounds: &'a Bounds,
     /// Distance where fog reaches its full strength.
     pub fog_distance: f32,
+    /// The sun's view-projection for the shadow map (see `view::light`).
+    pub light_view_proj: Mat4,
 }
 
 /// What the renderer did this frame, for the stats overlay and tests.
@@ -93,6 +120,10 @@ pub struct Renderer {
     marker_mesh: MeshBuffers,
     marker_instances: BufferId,
     marker_capacity: usize,
+    shadow_pass: RenderPass,
+    shadow_map: TextureId,
+    depth_static_pipeline: Pipeline,
+    depth_marker_pipeline: Pipeline,
 }
 
 impl Renderer {
@@ -109,7 +140,7 @@ impl Renderer {
                     fragment: LIT_FRAG,
                 },
                 ShaderMeta {
-                    images: vec![],
+                    images: vec!["shadow_map".to_string()],
                     uniforms: UniformBlockLayout {
                         uniforms: lit_uniforms,
                     },
@@ -131,7 +162,7 @@ impl Renderer {
                     fragment: GROUND_FRAG,
                 },
                 ShaderMeta {
-                    images: vec![],
+                    images: vec!["shadow_map".to_string()],
                     uniforms: UniformBlockLayout {
                         uniforms: ground_uniforms,
                     },
@@ -156,26 +187,24 @@ impl Renderer {
             lit_shader,
             opaque,
         );
-        let marker_pipeline = ctx.new_pipeline(
-            &[
-                BufferLayout::default(),
-                BufferLayout::default(),
-                BufferLayout {
-                    step_func: VertexStep::PerInstance,
-                    ..Default::default()
-                },
-            ],
-            &[
-                VertexAttribute::with_buffer("in_pos", VertexFormat::Float3, 0),
-                VertexAttribute::with_buffer("in_normal", VertexFormat::Float3, 0),
-                VertexAttribute::with_buffer("in_color", VertexFormat::Float3, 0),
-                VertexAttribute::with_buffer("in_tint_mask", VertexFormat::Float1, 1),
-                VertexAttribute::with_buffer("inst_place", VertexFormat::Float4, 2),
-                VertexAttribute::with_buffer("inst_tint", VertexFormat::Float3, 2),
-            ],
-            lit_shader,
-            opaque,
-        );
+        let marker_layouts = [
+            BufferLayout::default(),
+            BufferLayout::default(),
+            BufferLayout {
+                step_func: VertexStep::PerInstance,
+                ..Default::default()
+            },
+        ];
+        let marker_attributes = [
+            VertexAttribute::with_buffer("in_pos", VertexFormat::Float3, 0),
+            VertexAttribute::with_buffer("in_normal", VertexFormat::Float3, 0),
+            VertexAttribute::with_buffer("in_color", VertexFormat::Float3, 0),
+            VertexAttribute::with_buffer("in_tint_mask", VertexFormat::Float1, 1),
+            VertexAttribute::with_buffer("inst_place", VertexFormat::Float4, 2),
+            VertexAttribute::with_buffer("inst_tint", VertexFormat::Float3, 2),
+        ];
+        let marker_pipeline =
+            ctx.new_pipeline(&marker_layouts, &marker_attributes, lit_shader, opaque);
         let ground_pipeline = ctx.new_pipeline(
             &[BufferLayout::default()],
             &[VertexAttribute::new("in_pos", VertexFormat::Float3)],
@@ -185,6 +214,53 @@ impl Renderer {
                 ..opaque
             },
         );
+
+        let depth_shader = ctx
+            .new_shader(
+                ShaderSource::Glsl {
+                    vertex: LIT_VERT,
+                    fragment: SHADOW_FRAG,
+                },
+                ShaderMeta {
+                    images: vec![],
+                    uniforms: UniformBlockLayout {
+                        uniforms: vec![
+                            UniformDesc::new("view_proj", UniformType::Mat4),
+                            UniformDesc::new("instanced", UniformType::Float1),
+                        ],
+                    },
+                },
+            )
+            .map_err(|e| format!("shadow shader: {e:?}"))?;
+        // Slope-scaled offset keeps lit surfaces from shadowing themselves (acne).
+        let depth_params = PipelineParams {
+            cull_face: CullFace::Nothing,
+            depth_write_offset: Some((2.0, 4.0)),
+            ..opaque
+        };
+        let depth_static_pipeline = ctx.new_pipeline(
+            &[BufferLayout::default()],
+            &lit_attributes,
+            depth_shader,
+            depth_params,
+        );
+        let depth_marker_pipeline = ctx.new_pipeline(
+            &marker_layouts,
+            &marker_attributes,
+            depth_shader,
+            depth_params,
+        );
+        let shadow_map = ctx.new_render_texture(TextureParams {
+            kind: TextureKind::Texture2D,
+            format: TextureFormat::Depth32,
+            wrap: TextureWrap::Clamp,
+            min_filter: FilterMode::Nearest,
+            mag_filter: FilterMode::Nearest,
+            width: SHADOW_MAP_SIZE,
+            height: SHADOW_MAP_SIZE,
+            ..Default::default()
+        });
+        let shadow_pass = ctx.new_render_pass_mrt(&[], None, Some(shadow_map));
 
         let (marker_mesh_data, tint_mask) = marker_mesh();
         let marker_capacity = 1024;
@@ -198,7 +274,7 @@ impl Renderer {
             BufferUsage::Immutable,
             BufferSource::slice(&tint_mask),
         );
-        let mut marker_mesh = upload_mesh(ctx, &marker_mesh_data);
+        let mut marker_mesh = upload_mesh(ctx, &marker_mesh_data, shadow_map);
         marker_mesh.bindings.vertex_buffers.push(mask_buffer);
         marker_mesh.bindings.vertex_buffers.push(marker_instances);
 
@@ -212,6 +288,10 @@ impl Renderer {
             marker_mesh,
             marker_instances,
             marker_capacity,
+            shadow_pass,
+            shadow_map,
+            depth_static_pipeline,
+            depth_marker_pipeline,
         })
     }
 
@@ -226,7 +306,10 @@ impl Renderer {
         if self.scenery_version == Some(version) {
             return;
         }
-        for old in [self.scenery.take(), self.ground.take()].into_iter().flatten() {
+        for old in [self.scenery.take(), self.ground.take()]
+            .into_iter()
+            .flatten()
+        {
             for b in old.bindings.vertex_buffers {
                 ctx.delete_buffer(b);
             }
@@ -234,13 +317,14 @@ impl Renderer {
         }
         let mesh = mesh();
         if !mesh.indices.is_empty() {
-            self.scenery = Some(upload_mesh(ctx, &mesh));
+            self.scenery = Some(upload_mesh(ctx, &mesh, self.shadow_map));
         }
-        self.ground = Some(upload_ground(ctx, bounds));
+        self.ground = Some(upload_ground(ctx, bounds, self.shadow_map));
         self.scenery_version = Some(version);
     }
 
-    /// Draws the 3D world into the default framebuffer (colour already cleared to the sky).
+    /// Draws the 3D world: the sun's shadow map, then the default framebuffer (colour already
+    /// cleared to the sky).
     pub fn draw(
         &mut self,
         ctx: &mut dyn RenderingBackend,
@@ -251,12 +335,56 @@ impl Renderer {
         let l = params.lighting;
         let sun_dir = l.sun_direction.try_normalize().unwrap_or(-Vec3::Y);
         let sun_color = l.sun_color * l.sun_intensity;
+        let marker_count = marker_instances.len() / MARKER_FLOATS;
+        if marker_count > 0 {
+            self.upload_markers(ctx, marker_instances, marker_count);
+        }
+        let shadow = ShadowUniforms {
+            light_view_proj: params.light_view_proj.to_cols_array(),
+            shadows_on: if l.shadows { 1.0 } else { 0.0 },
+            shadow_texel: 1.0 / SHADOW_MAP_SIZE as f32,
+        };
+
+        if l.shadows {
+            ctx.begin_pass(
+                Some(self.shadow_pass),
+                PassAction::Clear {
+                    color: None,
+                    depth: Some(1.0),
+                    stencil: None,
+                },
+            );
+            let size = SHADOW_MAP_SIZE as i32;
+            ctx.apply_viewport(0, 0, size, size);
+            ctx.apply_scissor_rect(0, 0, size, size);
+            let depth = |instanced: f32| DepthUniforms {
+                view_proj: shadow.light_view_proj,
+                instanced,
+            };
+            if let Some(scenery) = &self.scenery {
+                ctx.apply_pipeline(&self.depth_static_pipeline);
+                ctx.apply_bindings(&scenery.bindings);
+                ctx.apply_uniforms(UniformsSource::table(&depth(0.0)));
+                ctx.draw(0, scenery.index_count, 1);
+                stats.draw_calls += 1;
+                stats.triangles += scenery.triangles;
+            }
+            if marker_count > 0 {
+                ctx.apply_pipeline(&self.depth_marker_pipeline);
+                ctx.apply_bindings(&self.marker_mesh.bindings);
+                ctx.apply_uniforms(UniformsSource::table(&depth(1.0)));
+                ctx.draw(0, self.marker_mesh.index_count, marker_count as i32);
+                stats.draw_calls += 1;
+                stats.triangles += self.marker_mesh.triangles * marker_count as u64;
+            }
+            ctx.end_render_pass();
+        }
+
         ctx.begin_default_pass(PassAction::Clear {
             color: None,
             depth: Some(1.0),
             stencil: None,
         });
-
         if let Some(ground) = &self.ground {
             let b = params.bounds;
             let g = params.ground;
@@ -270,6 +398,7 @@ impl Renderer {
                 sky_color: l.sky_color.to_array(),
                 eye: params.eye.to_array(),
                 fog_distance: params.fog_distance,
+                shadow,
                 bounds: [b.min.x, b.min.y, b.max.x, b.max.y],
                 tile_size: g.tile_size,
                 color_a: g.color_a.to_array(),
@@ -289,6 +418,7 @@ impl Renderer {
             sky_color: l.sky_color.to_array(),
             eye: params.eye.to_array(),
             fog_distance: params.fog_distance,
+            shadow,
         };
         if let Some(scenery) = &self.scenery {
             ctx.apply_pipeline(&self.lit_pipeline);
@@ -298,38 +428,43 @@ impl Renderer {
             stats.draw_calls += 1;
             stats.triangles += scenery.triangles;
         }
-
-        let count = marker_instances.len() / MARKER_FLOATS;
-        if count > 0 {
-            if count > self.marker_capacity {
-                // Grow geometrically so a growing crowd reallocates only a few times.
-                let capacity = count.next_power_of_two();
-                ctx.delete_buffer(self.marker_instances);
-                self.marker_instances = ctx.new_buffer(
-                    BufferType::VertexBuffer,
-                    BufferUsage::Stream,
-                    BufferSource::empty::<f32>(capacity * MARKER_FLOATS),
-                );
-                self.marker_capacity = capacity;
-                if let Some(slot) = self.marker_mesh.bindings.vertex_buffers.get_mut(2) {
-                    *slot = self.marker_instances;
-                }
-            }
-            ctx.buffer_update(self.marker_instances, BufferSource::slice(marker_instances));
+        if marker_count > 0 {
             ctx.apply_pipeline(&self.marker_pipeline);
             ctx.apply_bindings(&self.marker_mesh.bindings);
             ctx.apply_uniforms(UniformsSource::table(&lit(1.0)));
-            ctx.draw(0, self.marker_mesh.index_count, count as i32);
+            ctx.draw(0, self.marker_mesh.index_count, marker_count as i32);
             stats.draw_calls += 1;
-            stats.triangles += self.marker_mesh.triangles * count as u64;
-            stats.marker_instances = count as u32;
+            stats.triangles += self.marker_mesh.triangles * marker_count as u64;
+            stats.marker_instances = marker_count as u32;
         }
         ctx.end_render_pass();
         stats
     }
+
+    fn upload_markers(&mut self, ctx: &mut dyn RenderingBackend, data: &[f32], count: usize) {
+        if count > self.marker_capacity {
+            // Grow geometrically so a growing crowd reallocates only a few times.
+            let capacity = count.next_power_of_two();
+            ctx.delete_buffer(self.marker_instances);
+            self.marker_instances = ctx.new_buffer(
+                BufferType::VertexBuffer,
+                BufferUsage::Stream,
+                BufferSource::empty::<f32>(capacity * MARKER_FLOATS),
+            );
+            self.marker_capacity = capacity;
+            if let Some(slot) = self.marker_mesh.bindings.vertex_buffers.get_mut(2) {
+                *slot = self.marker_instances;
+            }
+        }
+        ctx.buffer_update(self.marker_instances, BufferSource::slice(data));
+    }
 }
 
-fn upload_mesh(ctx: &mut dyn RenderingBackend, mesh: &ColoredMesh) -> MeshBuffers {
+fn upload_mesh(
+    ctx: &mut dyn RenderingBackend,
+    mesh: &ColoredMesh,
+    shadow_map: TextureId,
+) -> MeshBuffers {
     let vertices = mesh.interleaved();
     let vb = ctx.new_buffer(
         BufferType::VertexBuffer,
@@ -345,14 +480,18 @@ fn upload_mesh(ctx: &mut dyn RenderingBackend, mesh: &ColoredMesh) -> MeshBuffer
         bindings: Bindings {
             vertex_buffers: vec![vb],
             index_buffer: ib,
-            images: vec![],
+            images: vec![shadow_map],
         },
         index_count: mesh.indices.len() as i32,
         triangles: mesh.triangle_count() as u64,
     }
 }
 
-fn upload_ground(ctx: &mut dyn RenderingBackend, bounds: &Bounds) -> MeshBuffers {
+fn upload_ground(
+    ctx: &mut dyn RenderingBackend,
+    bounds: &Bounds,
+    shadow_map: TextureId,
+) -> MeshBuffers {
     let min = bounds.min - Vec2::splat(GROUND_MARGIN);
     let max = bounds.max + Vec2::splat(GROUND_MARGIN);
     let vertices: [f32; 12] = [
@@ -373,7 +512,7 @@ fn upload_ground(ctx: &mut dyn RenderingBackend, bounds: &Bounds) -> MeshBuffers
         bindings: Bindings {
             vertex_buffers: vec![vb],
             index_buffer: ib,
-            images: vec![],
+            images: vec![shadow_map],
         },
         index_count: 6,
         triangles: 2,
@@ -388,8 +527,21 @@ fn marker_mesh() -> (ColoredMesh, Vec<f32>) {
     body.add_cylinder(Vec2::ZERO, 0.85, 0.6, 0.2, 0.15, 10, cloth);
     let mut head = ColoredMesh::default();
     let skin = Vec3::new(0.78, 0.57, 0.44);
-    head.add_sphere(Vec3::new(0.0, MARKER_HEIGHT - 0.13, 0.0), Vec3::splat(0.13), 6, 10, skin);
-    head.add_box(Vec2::new(0.0, -0.12), Vec2::new(0.03, 0.04), 0.0, MARKER_HEIGHT - 0.16, 0.05, skin);
+    head.add_sphere(
+        Vec3::new(0.0, MARKER_HEIGHT - 0.13, 0.0),
+        Vec3::splat(0.13),
+        6,
+        10,
+        skin,
+    );
+    head.add_box(
+        Vec2::new(0.0, -0.12),
+        Vec2::new(0.03, 0.04),
+        0.0,
+        MARKER_HEIGHT - 0.16,
+        0.05,
+        skin,
+    );
     let mut mask = vec![1.0; body.vertex_count()];
     mask.extend(std::iter::repeat(0.0).take(head.vertex_count()));
     body.append(&head);

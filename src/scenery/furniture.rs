@@ -85,7 +85,15 @@ pub fn add_obstacle(mesh: &mut ColoredMesh, o: &Obstacle) {
             mesh.add_cylinder(center, 0.0, h, radius, radius, 40, STONE);
             mesh.add_cylinder(center, h, 0.02, radius * 0.9, radius * 0.9, 40, WATER);
             mesh.add_cylinder(center, 0.0, h + 1.6, radius * 0.12, radius * 0.1, 16, STONE);
-            mesh.add_cylinder(center, h + 1.2, 0.25, radius * 0.2, radius * 0.35, 24, STONE);
+            mesh.add_cylinder(
+                center,
+                h + 1.2,
+                0.25,
+                radius * 0.2,
+                radius * 0.35,
+                24,
+                STONE,
+            );
             mesh.add_sphere(
                 Vec3::new(center.x, h + 1.9, center.y),
                 Vec3::new(radius * 0.08, radius * 0.12, radius * 0.08),
@@ -148,16 +156,37 @@ fn add_bench(mesh: &mut ColoredMesh, center: Vec2, half: Vec2, yaw: f32, h: f32)
     mesh.add_box(center, half, yaw, seat_y - 0.06, 0.06, WOOD);
     // Backrest along the local -z edge: people sit facing +z.
     let back = local(center, yaw, Vec2::new(0.0, -half.y + 0.04));
-    mesh.add_box(back, Vec2::new(half.x, 0.04), yaw, seat_y + 0.05, h - seat_y - 0.05, WOOD);
+    mesh.add_box(
+        back,
+        Vec2::new(half.x, 0.04),
+        yaw,
+        seat_y + 0.05,
+        h - seat_y - 0.05,
+        WOOD,
+    );
     for sx in [-1.0, 1.0] {
         let leg = local(center, yaw, Vec2::new(sx * (half.x - 0.1), 0.0));
-        mesh.add_box(leg, Vec2::new(0.04, half.y * 0.9), yaw, 0.0, seat_y - 0.06, IRON);
+        mesh.add_box(
+            leg,
+            Vec2::new(0.04, half.y * 0.9),
+            yaw,
+            0.0,
+            seat_y - 0.06,
+            IRON,
+        );
     }
 }
 
 fn add_kiosk(mesh: &mut ColoredMesh, name: &str, center: Vec2, half: Vec2, yaw: f32, h: f32) {
     let awning = pick(&AWNINGS, name);
-    mesh.add_box(center, half * 0.92, yaw, 0.0, h * 0.75, Vec3::new(0.85, 0.82, 0.74));
+    mesh.add_box(
+        center,
+        half * 0.92,
+        yaw,
+        0.0,
+        h * 0.75,
+        Vec3::new(0.85, 0.82, 0.74),
+    );
     // Counter on the +z (front) side where the queue forms.
     let counter = local(center, yaw, Vec2::new(0.0, half.y * 0.92));
     mesh.add_box(counter, Vec2::new(half.x * 0.8, 0.12), yaw, 0.0, 1.05, WOOD);

@@ -67,12 +67,45 @@ impl ColoredMesh {
         let corner = |sx: f32, sy: f32, sz: f32| mid + rot * (h * Vec3::new(sx, sy, sz));
         // Each face: counter-clockwise seen from outside.
         let faces: [(Vec3, [(f32, f32, f32); 4]); 6] = [
-            (Vec3::X, [(1., -1., 1.), (1., -1., -1.), (1., 1., -1.), (1., 1., 1.)]),
-            (-Vec3::X, [(-1., -1., -1.), (-1., -1., 1.), (-1., 1., 1.), (-1., 1., -1.)]),
-            (Vec3::Y, [(-1., 1., 1.), (1., 1., 1.), (1., 1., -1.), (-1., 1., -1.)]),
-            (-Vec3::Y, [(-1., -1., -1.), (1., -1., -1.), (1., -1., 1.), (-1., -1., 1.)]),
-            (Vec3::Z, [(-1., -1., 1.), (1., -1., 1.), (1., 1., 1.), (-1., 1., 1.)]),
-            (-Vec3::Z, [(1., -1., -1.), (-1., -1., -1.), (-1., 1., -1.), (1., 1., -1.)]),
+            (
+                Vec3::X,
+                [(1., -1., 1.), (1., -1., -1.), (1., 1., -1.), (1., 1., 1.)],
+            ),
+            (
+                -Vec3::X,
+                [
+                    (-1., -1., -1.),
+                    (-1., -1., 1.),
+                    (-1., 1., 1.),
+                    (-1., 1., -1.),
+                ],
+            ),
+            (
+                Vec3::Y,
+                [(-1., 1., 1.), (1., 1., 1.), (1., 1., -1.), (-1., 1., -1.)],
+            ),
+            (
+                -Vec3::Y,
+                [
+                    (-1., -1., -1.),
+                    (1., -1., -1.),
+                    (1., -1., 1.),
+                    (-1., -1., 1.),
+                ],
+            ),
+            (
+                Vec3::Z,
+                [(-1., -1., 1.), (1., -1., 1.), (1., 1., 1.), (-1., 1., 1.)],
+            ),
+            (
+                -Vec3::Z,
+                [
+                    (1., -1., -1.),
+                    (-1., -1., -1.),
+                    (-1., 1., -1.),
+                    (1., 1., -1.),
+                ],
+            ),
         ];
         for (n, cs) in faces {
             let corners = cs.map(|(x, y, z)| corner(x, y, z));
@@ -118,7 +151,10 @@ impl ColoredMesh {
             self.indices
                 .extend_from_slice(&[base, base + 1, base + 2, base, base + 2, base + 3]);
         }
-        for (y, r, n) in [(height, top_radius, Vec3::Y), (0.0, bottom_radius, -Vec3::Y)] {
+        for (y, r, n) in [
+            (height, top_radius, Vec3::Y),
+            (0.0, bottom_radius, -Vec3::Y),
+        ] {
             if r <= 0.0 {
                 continue;
             }
@@ -144,7 +180,14 @@ impl ColoredMesh {
     }
 
     /// A UV sphere (smooth normals), for tree crowns, lamp globes and marker heads.
-    pub fn add_sphere(&mut self, center: Vec3, radius: Vec3, rings: u32, segments: u32, color: Vec3) {
+    pub fn add_sphere(
+        &mut self,
+        center: Vec3,
+        radius: Vec3,
+        rings: u32,
+        segments: u32,
+        color: Vec3,
+    ) {
         let rings = rings.max(2);
         let segments = segments.max(3);
         let base = self.positions.len() as u32;
@@ -163,7 +206,8 @@ impl ColoredMesh {
             for s in 0..segments {
                 let a = base + r * stride + s;
                 let b = a + stride;
-                self.indices.extend_from_slice(&[a, b, a + 1, a + 1, b, b + 1]);
+                self.indices
+                    .extend_from_slice(&[a, b, a + 1, a + 1, b, b + 1]);
             }
         }
     }
@@ -191,10 +235,21 @@ mod tests {
     #[test]
     fn box_is_closed_with_outward_faces_and_right_volume() {
         let mut m = ColoredMesh::default();
-        m.add_box(Vec2::new(3.0, -2.0), Vec2::new(1.0, 0.5), 0.7, 0.0, 2.0, Vec3::ONE);
+        m.add_box(
+            Vec2::new(3.0, -2.0),
+            Vec2::new(1.0, 0.5),
+            0.7,
+            0.0,
+            2.0,
+            Vec3::ONE,
+        );
         assert_eq!(m.vertex_count(), 24);
         assert_eq!(m.triangle_count(), 12);
-        assert!((signed_volume(&m) - 4.0).abs() < 1e-3, "{}", signed_volume(&m));
+        assert!(
+            (signed_volume(&m) - 4.0).abs() < 1e-3,
+            "{}",
+            signed_volume(&m)
+        );
         let max_y = m.positions.iter().map(|p| p.y).fold(f32::MIN, f32::max);
         assert_eq!(max_y, 2.0);
     }

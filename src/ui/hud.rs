@@ -110,6 +110,13 @@ pub fn draw(game: &Game, info: &HudInfo) {
         let h = lines.len() as f32 * LINE + 10.0;
         let y = screen_height() - h - 60.0;
         panel(&lines, 20.0, y, ERROR_PANEL);
-        draw_rectangle_lines(20.0, y, max_w + 16.0, h, 2.0, Color::new(1.0, 0.4, 0.4, 1.0));
+        draw_rectangle_lines(
+            20.0,
+            y,
+            max_w + 16.0,
+            h,
+            2.0,
+            Color::new(1.0, 0.4, 0.4, 1.0),
+        );
     }
 }

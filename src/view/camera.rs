@@ -123,7 +123,8 @@ impl FlyCamera {
         let forward = self.forward();
         let right = Vec3::new(self.yaw.cos(), 0.0, -self.yaw.sin());
         let speed = self.speed * if input.fast { 4.0 } else { 1.0 };
-        let step = right * input.movement.x + Vec3::Y * input.movement.y + forward * input.movement.z;
+        let step =
+            right * input.movement.x + Vec3::Y * input.movement.y + forward * input.movement.z;
         self.position += step * speed * dt;
         // Never below the paving: the ground would clip away the whole picture.
         self.position.y = self.position.y.max(0.3);
@@ -176,7 +177,8 @@ impl CameraRig {
                 self.orbit.target.y = self.orbit.target.y.max(0.0);
                 self.orbit.distance = distance;
                 self.orbit.yaw = self.fly.yaw;
-                self.orbit.pitch = (-self.fly.pitch).clamp(ORBIT_PITCH_LIMITS.0, ORBIT_PITCH_LIMITS.1);
+                self.orbit.pitch =
+                    (-self.fly.pitch).clamp(ORBIT_PITCH_LIMITS.0, ORBIT_PITCH_LIMITS.1);
                 self.mode = CameraMode::Orbit;
             }
             _ => {
@@ -204,6 +206,27 @@ impl CameraRig {
         match self.mode {
             CameraMode::Fly => self.fly.view(),
             _ => self.orbit.view(),
+        }
+    }
+
+    /// Where the sun's shadow map should be centred and how far it must reach: the ground the
+    /// player is looking at, wider when the camera is further away.
+    pub fn shadow_focus(&self) -> (Vec3, f32) {
+        match self.mode {
+            CameraMode::Fly => {
+                let f = self.fly.forward();
+                let distance = if f.y < -0.05 {
+                    (self.fly.position.y / -f.y).min(120.0)
+                } else {
+                    60.0
+                };
+                let ground = self.fly.position + f * distance * 0.6;
+                (ground, (distance * 0.9).clamp(25.0, 90.0))
+            }
+            _ => (
+                self.orbit.target,
+                (self.orbit.distance * 1.1).clamp(25.0, 90.0),
+            ),
         }
     }
 
@@ -292,6 +315,11 @@ mod tests {
         assert!(rig.view().abs_diff_eq(before, 1e-3));
         rig.toggle_mode();
         assert_eq!(rig.mode, CameraMode::Orbit);
-        assert!(rig.view().abs_diff_eq(before, 1e-2), "{:?} vs {:?}", rig.view(), before);
+        assert!(
+            rig.view().abs_diff_eq(before, 1e-2),
+            "{:?} vs {:?}",
+            rig.view(),
+            before
+        );
     }
 }

@@ -40,7 +40,11 @@ mod tests {
         let vp = Mat4::perspective_rh_gl(1.0, 1.0, 0.1, 500.0)
             * Mat4::look_at_rh(Vec3::new(0.0, 10.0, 20.0), Vec3::ZERO, Vec3::Y);
         let f = Frustum::from_view_projection(&vp);
-        let positions = [Vec2::new(0.0, 0.0), Vec2::new(0.0, 60.0), Vec2::new(1.0, -5.0)];
+        let positions = [
+            Vec2::new(0.0, 0.0),
+            Vec2::new(0.0, 60.0),
+            Vec2::new(1.0, -5.0),
+        ];
         let headings = [0.5, 1.0, 1.5];
         let colors = [Vec3::X, Vec3::Y, Vec3::Z];
         let mut out = Vec::new();

@@ -8,12 +8,32 @@ uniform vec3 ambient;
 uniform vec3 sky_color;
 uniform vec3 eye;
 uniform float fog_distance;
+uniform mat4 light_view_proj;
+uniform float shadows_on;
+uniform float shadow_texel;
+uniform sampler2D shadow_map;
 uniform vec4 bounds;       // min x, min z, max x, max z
 uniform float tile_size;
 uniform vec3 color_a;
 uniform vec3 color_b;
 
 out vec4 frag_color;
+
+// 0 = fully shadowed, 1 = lit; 3x3 percentage-closer filtering softens the edges.
+float sun_visibility(vec3 world, vec3 n) {
+    if (shadows_on < 0.5) return 1.0;
+    vec4 lp = light_view_proj * vec4(world + n * 0.04, 1.0);
+    vec3 uvz = lp.xyz / lp.w * 0.5 + 0.5;
+    if (uvz.x <= 0.0 || uvz.x >= 1.0 || uvz.y <= 0.0 || uvz.y >= 1.0 || uvz.z >= 1.0) return 1.0;
+    float lit = 0.0;
+    for (int y = -1; y <= 1; y++) {
+        for (int x = -1; x <= 1; x++) {
+            float d = texture(shadow_map, uvz.xy + vec2(x, y) * shadow_texel).r;
+            lit += uvz.z - 0.0015 <= d ? 1.0 : 0.0;
+        }
+    }
+    return lit / 9.0;
+}
 
 // Narkowicz's ACES fit: keeps sunlit paving from clipping to white and adds contrast.
 vec3 tonemap(vec3 x) {
@@ -44,7 +64,7 @@ void main() {
     float on_edge = (inside || max(p.x - bounds.z, bounds.x - p.x) < 0.25 || max(p.y - bounds.w, bounds.y - p.y) < 0.25)
         && min(edge.x, edge.y) < 0.25 ? 1.0 : 0.0;
     albedo = mix(albedo, vec3(0.75, 0.73, 0.68), on_edge);
-    float lambert = max(-sun_dir.y, 0.0);
+    float lambert = max(-sun_dir.y, 0.0) * sun_visibility(v_world, vec3(0.0, 1.0, 0.0));
     vec3 c = albedo * (ambient + sun_color * lambert);
     float d = length(v_world - eye);
     float fog = clamp((d - fog_distance * 0.35) / fog_distance, 0.0, 0.85);

@@ -9,8 +9,28 @@ uniform vec3 ambient;      // linear
 uniform vec3 sky_color;    // linear, also the fog colour
 uniform vec3 eye;
 uniform float fog_distance;
+uniform mat4 light_view_proj;
+uniform float shadows_on;
+uniform float shadow_texel;
+uniform sampler2D shadow_map;
 
 out vec4 frag_color;
+
+// 0 = fully shadowed, 1 = lit; 3x3 percentage-closer filtering softens the edges.
+float sun_visibility(vec3 world, vec3 n) {
+    if (shadows_on < 0.5) return 1.0;
+    vec4 lp = light_view_proj * vec4(world + n * 0.04, 1.0);
+    vec3 uvz = lp.xyz / lp.w * 0.5 + 0.5;
+    if (uvz.x <= 0.0 || uvz.x >= 1.0 || uvz.y <= 0.0 || uvz.y >= 1.0 || uvz.z >= 1.0) return 1.0;
+    float lit = 0.0;
+    for (int y = -1; y <= 1; y++) {
+        for (int x = -1; x <= 1; x++) {
+            float d = texture(shadow_map, uvz.xy + vec2(x, y) * shadow_texel).r;
+            lit += uvz.z - 0.0015 <= d ? 1.0 : 0.0;
+        }
+    }
+    return lit / 9.0;
+}
 
 // Narkowicz's ACES fit: keeps sunlit paving from clipping to white and adds contrast.
 vec3 tonemap(vec3 x) {
@@ -19,7 +39,7 @@ vec3 tonemap(vec3 x) {
 }
 
 vec3 shade(vec3 albedo, vec3 n) {
-    float lambert = max(dot(n, -sun_dir), 0.0);
+    float lambert = max(dot(n, -sun_dir), 0.0) * sun_visibility(v_world, n);
     // Hemisphere ambient: surfaces facing the sky get more of it than those facing the paving.
     float sky_amount = 0.5 + 0.5 * n.y;
     vec3 amb = ambient * mix(0.55, 1.0, sky_amount);
