@@ -66,10 +66,15 @@ const LEAVES: [Vec3; 3] = [
     Vec3::new(0.12, 0.32, 0.14),
 ];
 
-/// Footprint of a shape as an oriented rectangle (circles become their enclosing square).
+/// Footprint of a shape as an oriented rectangle. A circle becomes the square inscribed in it, so
+/// boxy furniture never pokes out of the area agents keep clear of.
 fn footprint(shape: &Shape) -> (Vec2, Vec2, f32) {
     match *shape {
-        Shape::Circle { center, radius } => (center, Vec2::splat(radius), 0.0),
+        Shape::Circle { center, radius } => (
+            center,
+            Vec2::splat(radius * std::f32::consts::FRAC_1_SQRT_2),
+            0.0,
+        ),
         Shape::Box {
             center,
             half_extents,
