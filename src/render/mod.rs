@@ -1,4 +1,5 @@
 //! GPU resources and passes. The only module that talks to miniquad.
+pub mod gl_raw;
 mod pipelines;
 
 pub use pipelines::{FrameParams, RenderStats, Renderer};

@@ -1,5 +1,7 @@
 //! What the camera sees, as plain data: cameras, frustum culling, packed instances.
 pub mod camera;
 pub mod frustum;
+pub mod instances;
 pub mod light;
+pub mod lod;
 pub mod markers;

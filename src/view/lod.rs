@@ -1,0 +1,119 @@
+//! Level of detail by camera distance, with hysteresis so an agent standing on a boundary does
+//! not flicker between two meshes.
+
+use crate::level::LodSettings;
+
+/// Coarser levels have larger values; `Beyond` is not drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub enum Lod {
+    #[default]
+    Near = 0,
+    Mid = 1,
+    Far = 2,
+    Beyond = 3,
+}
+
+impl Lod {
+    pub const DRAWN: [Lod; 3] = [Lod::Near, Lod::Mid, Lod::Far];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+fn classify(distance: f32, s: &LodSettings) -> Lod {
+    if distance < s.near {
+        Lod::Near
+    } else if distance < s.mid {
+        Lod::Mid
+    } else if distance < s.far {
+        Lod::Far
+    } else {
+        Lod::Beyond
+    }
+}
+
+/// The level for an agent at `distance` that had `previous` last frame. It changes only once the
+/// distance is more than half the hysteresis band past a boundary.
+pub fn select_lod(distance: f32, previous: Lod, s: &LodSettings) -> Lod {
+    if !distance.is_finite() {
+        return Lod::Beyond;
+    }
+    let half = s.hysteresis.max(0.0) * 0.5;
+    let finest_possible = classify(distance - half, s);
+    let coarsest_possible = classify(distance + half, s);
+    if finest_possible > previous {
+        finest_possible
+    } else if coarsest_possible < previous {
+        coarsest_possible
+    } else {
+        previous
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings() -> LodSettings {
+        LodSettings {
+            near: 10.0,
+            mid: 30.0,
+            far: 80.0,
+            hysteresis: 2.0,
+        }
+    }
+
+    #[test]
+    fn far_from_boundaries_the_level_follows_distance() {
+        let s = settings();
+        for prev in [Lod::Near, Lod::Mid, Lod::Far, Lod::Beyond] {
+            assert_eq!(select_lod(5.0, prev, &s), Lod::Near);
+            assert_eq!(select_lod(20.0, prev, &s), Lod::Mid);
+            assert_eq!(select_lod(50.0, prev, &s), Lod::Far);
+            assert_eq!(select_lod(100.0, prev, &s), Lod::Beyond);
+        }
+    }
+
+    #[test]
+    fn inside_the_band_the_previous_level_is_kept() {
+        let s = settings();
+        for d in [9.01, 9.5, 10.0, 10.5, 10.99] {
+            assert_eq!(select_lod(d, Lod::Near, &s), Lod::Near, "{d}");
+            assert_eq!(select_lod(d, Lod::Mid, &s), Lod::Mid, "{d}");
+        }
+        assert_eq!(select_lod(11.01, Lod::Near, &s), Lod::Mid);
+        assert_eq!(select_lod(8.99, Lod::Mid, &s), Lod::Near);
+    }
+
+    #[test]
+    fn walking_back_and_forth_across_a_boundary_switches_only_twice() {
+        let s = settings();
+        let mut lod = Lod::Near;
+        let mut switches = 0;
+        // Oscillate +-0.8 m around the 10 m boundary while drifting outwards, then back.
+        let path: Vec<f32> = (0..400)
+            .map(|i| {
+                let t = i as f32 / 400.0;
+                let drift = if t < 0.5 { 8.0 + t * 8.0 } else { 16.0 - t * 8.0 };
+                drift + 0.8 * (i as f32 * 0.9).sin()
+            })
+            .collect();
+        for d in path {
+            let next = select_lod(d, lod, &s);
+            if next != lod {
+                switches += 1;
+                lod = next;
+            }
+        }
+        assert_eq!(switches, 2);
+    }
+
+    #[test]
+    fn a_jump_across_several_levels_lands_on_the_right_one() {
+        let s = settings();
+        assert_eq!(select_lod(200.0, Lod::Near, &s), Lod::Beyond);
+        assert_eq!(select_lod(1.0, Lod::Beyond, &s), Lod::Near);
+        assert_eq!(select_lod(f32::NAN, Lod::Near, &s), Lod::Beyond);
+    }
+}
