@@ -44,6 +44,9 @@ pub struct PlayArgs {
     /// Save the last frame as a PNG here (with --frames, the frame before quitting).
     #[arg(long)]
     pub screenshot: Option<PathBuf>,
+    /// Open the performance lab panel (Tab) at start.
+    #[arg(long)]
+    pub perf_panel: bool,
     /// Window size in pixels, e.g. 1280x720 (each side 64 to 8192).
     #[arg(long, default_value = "1280x720", value_parser = parse_size)]
     pub size: WindowSize,

@@ -4,6 +4,7 @@ pub mod app;
 pub mod cli;
 pub mod game;
 pub mod level;
+pub mod perf;
 pub mod render;
 pub mod scenery;
 pub mod ui;

@@ -41,6 +41,7 @@ fn play(args: PlayArgs) -> ExitCode {
         },
         frames: args.frames,
         screenshot: args.screenshot.clone(),
+        perf_panel: args.perf_panel,
     };
     let outcome = Arc::new(Mutex::new(PlayOutcome::default()));
     let conf = macroquad::window::Conf {

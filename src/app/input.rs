@@ -15,7 +15,7 @@ pub struct InputReader {
     last_mouse: Option<Vec2>,
 }
 
-const ACTION_KEYS: [(KeyCode, Action); 10] = [
+const ACTION_KEYS: [(KeyCode, Action); 11] = [
     (KeyCode::Space, Action::TogglePause),
     (KeyCode::P, Action::TogglePause),
     (KeyCode::N, Action::SingleStep),
@@ -26,6 +26,7 @@ const ACTION_KEYS: [(KeyCode, Action); 10] = [
     (KeyCode::Home, Action::ResetCamera),
     (KeyCode::F1, Action::ToggleHelp),
     (KeyCode::H, Action::ToggleHelp),
+    (KeyCode::Tab, Action::TogglePerfPanel),
 ];
 
 fn axis(neg: KeyCode, pos: KeyCode) -> f32 {

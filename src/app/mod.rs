@@ -13,9 +13,11 @@ use macroquad::prelude::{
 
 use crate::game::{Game, GameOptions};
 use crate::level::{Level, LevelWatcher};
+use crate::perf::timings::{FrameHistory, Stage, StageTimings};
 use crate::render::{display_color, FrameParams, RenderStats, Renderer};
 use crate::scenery::furniture::build_static_mesh;
 use crate::ui::hud::{self, HudInfo};
+use crate::ui::perf_panel::PerfPanel;
 use crate::view::frustum::Frustum;
 use crate::view::light::sun_view_projection;
 use crate::view::markers::pack_visible_markers;
@@ -30,6 +32,7 @@ pub struct PlaySetup {
     pub options: GameOptions,
     pub frames: Option<u64>,
     pub screenshot: Option<PathBuf>,
+    pub perf_panel: bool,
 }
 
 /// Filled in by the window loop; read by `main` after the window closes.
@@ -57,8 +60,10 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         options,
         frames,
         screenshot,
+        perf_panel: show_perf_panel,
     } = setup;
     let mut game = Game::new(level, options);
+    game.show_perf_panel = show_perf_panel;
     let mut renderer = {
         let gl = unsafe { get_internal_gl() };
         Renderer::new(gl.quad_context)?
@@ -69,6 +74,10 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
     let mut instances = Vec::new();
     let mut frame_ms_avg = 0.0f32;
     let mut outcome = PlayOutcome::default();
+    let mut timings = StageTimings::default();
+    // About five seconds at 60 fps.
+    let mut history = FrameHistory::new(300);
+    let mut perf_panel = PerfPanel::new(&game);
 
     loop {
         let frame_seconds = get_frame_time();
@@ -81,7 +90,9 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
             break;
         }
         let input = reader.read(game.camera.mode);
-        game.frame(frame_seconds as f64, &input);
+        timings.measure(Stage::Simulation, || {
+            game.frame(frame_seconds as f64, &input)
+        });
 
         if last_poll.elapsed() >= RELOAD_POLL {
             last_poll = Instant::now();
@@ -105,13 +116,16 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         let frustum = Frustum::from_view_projection(&view_proj);
         let (focus, reach) = game.camera.shadow_focus();
         let light_view_proj = sun_view_projection(level.lighting.sun_direction, focus, reach, 2048);
-        let culled = pack_visible_markers(
-            &frustum,
-            &game.agents.positions,
-            &game.agents.headings,
-            &game.agents.colors,
-            &mut instances,
-        );
+        let culled = timings.measure(Stage::CullLodPack, || {
+            pack_visible_markers(
+                game.toggles.frustum_culling.then_some(&frustum),
+                &game.agents.positions,
+                &game.agents.headings,
+                &game.agents.colors,
+                &mut instances,
+            )
+        });
+        let submit_start = Instant::now();
         let stats: RenderStats = {
             let mut gl = unsafe { get_internal_gl() };
             gl.flush();
@@ -129,9 +143,12 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
                 bounds: &level.bounds,
                 fog_distance: (level.bounds.size().length() * 1.5).max(150.0),
                 light_view_proj,
+                shadows: game.shadows_enabled(),
             };
             renderer.draw(gl.quad_context, &params, &instances)
         };
+        timings.add(Stage::Submission, submit_start.elapsed());
+        let ui_start = Instant::now();
 
         set_default_camera();
         if notice
@@ -154,10 +171,16 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
                 reload_notice: notice.as_ref().map(|(s, _)| s.as_str()),
             },
         );
+        let mut crowd_changed = false;
+        if game.show_perf_panel {
+            crowd_changed = perf_panel.draw(&mut game, &timings, &stats, &history, 10.0, 130.0);
+        }
+        timings.add(Stage::Ui, ui_start.elapsed());
+        timings.end_frame();
+        history.push(frame_seconds * 1000.0, crowd_changed);
 
         outcome.frames += 1;
-        let last = frames.is_some_and(|n| outcome.frames >= n);
-        if last {
+        if frames.is_some_and(|n| outcome.frames >= n) {
             if let Some(path) = &screenshot {
                 get_screen_data().export_png(&path.to_string_lossy());
                 outcome.screenshot_saved = path.is_file();

@@ -30,6 +30,24 @@ pub enum Action {
     ToggleCamera,
     ResetCamera,
     ToggleHelp,
+    TogglePerfPanel,
+}
+
+/// Switches the performance lab flips at run time; they outlive level reloads.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RenderToggles {
+    pub frustum_culling: bool,
+    /// None: follow the level's `lighting.shadows`.
+    pub shadows: Option<bool>,
+}
+
+impl Default for RenderToggles {
+    fn default() -> Self {
+        RenderToggles {
+            frustum_culling: true,
+            shadows: None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -50,6 +68,8 @@ pub struct Game {
     reload_count: u32,
     sim_time: f64,
     pub show_help: bool,
+    pub show_perf_panel: bool,
+    pub toggles: RenderToggles,
 }
 
 impl Game {
@@ -66,6 +86,8 @@ impl Game {
             reload_count: 0,
             sim_time: 0.0,
             show_help: false,
+            show_perf_panel: false,
+            toggles: RenderToggles::default(),
         };
         game.rebuild_world();
         game
@@ -94,6 +116,20 @@ impl Game {
 
     pub fn crowd_count(&self) -> usize {
         self.options.crowd.unwrap_or(self.level.crowd.count) as usize
+    }
+
+    /// The crowd-size slider: overrides the level's count from now on (reloads keep it).
+    pub fn set_crowd_count(&mut self, count: u32) {
+        if self.crowd_count() == count as usize {
+            return;
+        }
+        self.options.crowd = Some(count);
+        let seed = self.options.seed.unwrap_or(self.level.crowd.seed);
+        self.agents = Markers::spawn(&self.level, count as usize, seed);
+    }
+
+    pub fn shadows_enabled(&self) -> bool {
+        self.toggles.shadows.unwrap_or(self.level.lighting.shadows)
     }
 
     fn rebuild_world(&mut self) {
@@ -128,6 +164,7 @@ impl Game {
                 Action::ToggleCamera => self.camera.toggle_mode(),
                 Action::ResetCamera => self.camera = CameraRig::from_start(&self.level.camera),
                 Action::ToggleHelp => self.show_help = !self.show_help,
+                Action::TogglePerfPanel => self.show_perf_panel = !self.show_perf_panel,
             }
         }
         // The camera answers in wall time: it must stay usable while the world is paused.

@@ -94,6 +94,7 @@ pub struct FrameParams<'a> {
     pub fog_distance: f32,
     /// The sun's view-projection for the shadow map (see `view::light`).
     pub light_view_proj: Mat4,
+    pub shadows: bool,
 }
 
 /// What the renderer did this frame, for the stats overlay and tests.
@@ -341,11 +342,11 @@ impl Renderer {
         }
         let shadow = ShadowUniforms {
             light_view_proj: params.light_view_proj.to_cols_array(),
-            shadows_on: if l.shadows { 1.0 } else { 0.0 },
+            shadows_on: if params.shadows { 1.0 } else { 0.0 },
             shadow_texel: 1.0 / SHADOW_MAP_SIZE as f32,
         };
 
-        if l.shadows {
+        if params.shadows {
             ctx.begin_pass(
                 Some(self.shadow_pass),
                 PassAction::Clear {

@@ -46,7 +46,10 @@ pub fn unpack_instance(block: &[[f32; 4]]) -> Option<InstanceData> {
 
 /// How many instances fit one draw: the uniform vectors left after the shader's other uniforms,
 /// divided by five. An error when not even one fits, naming both numbers.
-pub fn instances_per_batch(max_vertex_uniform_vectors: u32, other_vectors: u32) -> Result<u32, String> {
+pub fn instances_per_batch(
+    max_vertex_uniform_vectors: u32,
+    other_vectors: u32,
+) -> Result<u32, String> {
     let free = max_vertex_uniform_vectors.saturating_sub(other_vectors);
     let n = free / VEC4_PER_INSTANCE as u32;
     if n == 0 {

@@ -95,7 +95,11 @@ mod tests {
         let path: Vec<f32> = (0..400)
             .map(|i| {
                 let t = i as f32 / 400.0;
-                let drift = if t < 0.5 { 8.0 + t * 8.0 } else { 16.0 - t * 8.0 };
+                let drift = if t < 0.5 {
+                    8.0 + t * 8.0
+                } else {
+                    16.0 - t * 8.0
+                };
                 drift + 0.8 * (i as f32 * 0.9).sin()
             })
             .collect();

@@ -9,9 +9,10 @@ pub const MARKER_FLOATS: usize = 7;
 /// Height of a marker person in metres (the bounding sphere is centred halfway up).
 pub const MARKER_HEIGHT: f32 = 1.75;
 
-/// Appends the markers inside the frustum to `out` and returns how many were culled.
+/// Appends the markers inside the frustum (all of them without one) to `out` and returns how
+/// many were culled.
 pub fn pack_visible_markers(
-    frustum: &Frustum,
+    frustum: Option<&Frustum>,
     positions: &[Vec2],
     headings: &[f32],
     colors: &[Vec3],
@@ -21,7 +22,7 @@ pub fn pack_visible_markers(
     let mut culled = 0;
     let half = MARKER_HEIGHT * 0.5;
     for ((p, h), c) in positions.iter().zip(headings).zip(colors) {
-        if !frustum.contains_sphere(Vec3::new(p.x, half, p.y), half + 0.1) {
+        if frustum.is_some_and(|f| !f.contains_sphere(Vec3::new(p.x, half, p.y), half + 0.1)) {
             culled += 1;
             continue;
         }
@@ -48,7 +49,9 @@ mod tests {
         let headings = [0.5, 1.0, 1.5];
         let colors = [Vec3::X, Vec3::Y, Vec3::Z];
         let mut out = Vec::new();
-        let culled = pack_visible_markers(&f, &positions, &headings, &colors, &mut out);
+        let culled = pack_visible_markers(None, &positions, &headings, &colors, &mut out);
+        assert_eq!((culled, out.len()), (0, 3 * MARKER_FLOATS));
+        let culled = pack_visible_markers(Some(&f), &positions, &headings, &colors, &mut out);
         assert_eq!(culled, 1);
         assert_eq!(
             out,

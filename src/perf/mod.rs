@@ -1,0 +1,3 @@
+//! Performance measurement as plain data: stage timings, frame history.
+pub mod slider;
+pub mod timings;
