@@ -41,6 +41,9 @@ pub struct PlayArgs {
     /// Quit after this many frames (at least 1).
     #[arg(long, value_parser = parse_frames)]
     pub frames: Option<u64>,
+    /// Quit after this many seconds of wall time (with --frames, whichever comes first).
+    #[arg(long, value_parser = parse_seconds)]
+    pub seconds: Option<f64>,
     /// Save the last frame as a PNG here (with --frames, the frame before quitting).
     #[arg(long)]
     pub screenshot: Option<PathBuf>,
@@ -74,6 +77,15 @@ fn parse_frames(s: &str) -> Result<u64, String> {
         Ok(0) => Err("0 frames would show nothing; allowed: 1 or more".into()),
         Ok(n) => Ok(n),
         Err(_) => Err(format!("`{s}` is not a whole number; allowed: 1 or more")),
+    }
+}
+
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v <= 86_400.0 => Ok(v),
+        _ => Err(format!(
+            "`{s}` is not a number of seconds; allowed: more than 0, at most 86400"
+        )),
     }
 }
 
@@ -180,6 +192,15 @@ mod tests {
             .unwrap_err()
             .contains("not a whole number"));
         assert!(parse_frames("0").is_err());
+        assert_eq!(parse_seconds("2.5"), Ok(2.5));
+        for bad in ["0", "-1", "nan", "inf", "1e9", "soon"] {
+            assert!(
+                parse_seconds(bad)
+                    .unwrap_err()
+                    .contains("allowed: more than 0"),
+                "{bad}"
+            );
+        }
         assert_eq!(parse_frames("10"), Ok(10));
     }
 

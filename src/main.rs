@@ -40,6 +40,7 @@ fn play(args: PlayArgs) -> ExitCode {
             seed: args.seed,
         },
         frames: args.frames,
+        seconds: args.seconds,
         screenshot: args.screenshot.clone(),
         perf_panel: args.perf_panel,
     };

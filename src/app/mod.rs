@@ -31,6 +31,7 @@ pub struct PlaySetup {
     pub watcher: LevelWatcher,
     pub options: GameOptions,
     pub frames: Option<u64>,
+    pub seconds: Option<f64>,
     pub screenshot: Option<PathBuf>,
     pub perf_panel: bool,
 }
@@ -59,6 +60,7 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         mut watcher,
         options,
         frames,
+        seconds,
         screenshot,
         perf_panel: show_perf_panel,
     } = setup;
@@ -74,6 +76,12 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
     let mut instances = Vec::new();
     let mut frame_ms_avg = 0.0f32;
     let mut outcome = PlayOutcome::default();
+    let started = Instant::now();
+    println!(
+        "throng: playing {} ({})",
+        watcher.path().display(),
+        game.level().name
+    );
     let mut timings = StageTimings::default();
     // About five seconds at 60 fps.
     let mut history = FrameHistory::new(300);
@@ -98,6 +106,10 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
             last_poll = Instant::now();
             if let Some(result) = watcher.poll() {
                 let ok = result.is_ok();
+                match &result {
+                    Ok(_) => println!("throng: reloaded {}", watcher.path().display()),
+                    Err(e) => eprintln!("throng: {e} (the last good level keeps running)"),
+                }
                 game.apply_reload(result);
                 if ok {
                     notice = Some((
@@ -180,7 +192,9 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         history.push(frame_seconds * 1000.0, crowd_changed);
 
         outcome.frames += 1;
-        if frames.is_some_and(|n| outcome.frames >= n) {
+        let out_of_frames = frames.is_some_and(|n| outcome.frames >= n);
+        let out_of_time = seconds.is_some_and(|s| started.elapsed().as_secs_f64() >= s);
+        if out_of_frames || out_of_time {
             if let Some(path) = &screenshot {
                 get_screen_data().export_png(&path.to_string_lossy());
                 outcome.screenshot_saved = path.is_file();

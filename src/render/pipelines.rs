@@ -544,7 +544,7 @@ fn marker_mesh() -> (ColoredMesh, Vec<f32>) {
         skin,
     );
     let mut mask = vec![1.0; body.vertex_count()];
-    mask.extend(std::iter::repeat(0.0).take(head.vertex_count()));
+    mask.extend(std::iter::repeat_n(0.0, head.vertex_count()));
     body.append(&head);
     (body, mask)
 }

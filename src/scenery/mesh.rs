@@ -65,8 +65,9 @@ impl ColoredMesh {
         let h = Vec3::new(half_extents.x, height * 0.5, half_extents.y);
         let mid = origin + Vec3::Y * height * 0.5;
         let corner = |sx: f32, sy: f32, sz: f32| mid + rot * (h * Vec3::new(sx, sy, sz));
-        // Each face: counter-clockwise seen from outside.
-        let faces: [(Vec3, [(f32, f32, f32); 4]); 6] = [
+        // Each face: its normal and four corner signs, counter-clockwise seen from outside.
+        type Face = (Vec3, [(f32, f32, f32); 4]);
+        let faces: [Face; 6] = [
             (
                 Vec3::X,
                 [(1., -1., 1.), (1., -1., -1.), (1., 1., -1.), (1., 1., 1.)],

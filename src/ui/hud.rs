@@ -31,15 +31,18 @@ pub struct HudInfo<'a> {
     pub reload_notice: Option<&'a str>,
 }
 
-fn panel(lines: &[String], x: f32, y: f32, bg: Color) {
+/// Draws lines of text on a box sized to them; returns the box's width and height.
+fn panel(lines: &[String], x: f32, y: f32, bg: Color) -> (f32, f32) {
     let width = lines
         .iter()
         .map(|l| measure_text(l, None, FONT as u16, 1.0).width)
         .fold(0.0, f32::max);
-    draw_rectangle(x, y, width + 16.0, lines.len() as f32 * LINE + 10.0, bg);
+    let size = (width + 16.0, lines.len() as f32 * LINE + 10.0);
+    draw_rectangle(x, y, size.0, size.1, bg);
     for (i, l) in lines.iter().enumerate() {
         draw_text(l, x + 8.0, y + 20.0 + i as f32 * LINE, FONT, TEXT);
     }
+    size
 }
 
 /// Splits a long message into lines that fit `max_width` pixels.
@@ -97,10 +100,10 @@ pub fn draw(game: &Game, info: &HudInfo) {
     } else {
         status.push("F1 help".to_string());
     }
-    panel(&status, 10.0, 10.0, PANEL);
+    let _ = panel(&status, 10.0, 10.0, PANEL);
 
     if let Some(notice) = info.reload_notice {
-        panel(&[notice.to_string()], 10.0, screen_height() - 44.0, PANEL);
+        let _ = panel(&[notice.to_string()], 10.0, screen_height() - 44.0, PANEL);
     }
     if let Some(err) = game.reload_error() {
         let max_w = (screen_width() - 60.0).max(200.0);

@@ -124,7 +124,7 @@ fn draw_frame_graph(history: &FrameHistory, x: f32, y: f32, w: f32, h: f32) {
         draw_line(x, ty, x + w, ty, 1.0, Color::new(1.0, 1.0, 1.0, 0.35));
     }
     draw_text(
-        &format!(
+        format!(
             "frame time (last {} frames), max {:.1} ms; lines 16.7 / 33.3 ms",
             history.len(),
             history.max_ms()

@@ -27,9 +27,7 @@ pub fn find_display(test: &str) -> Option<Display> {
     if has_xvfb {
         return Some(Display::Xvfb);
     }
-    let msg = format!(
-        "no DISPLAY and no xvfb-run; install xvfb (apt-get install xvfb xauth libgl1-mesa-dri) to run it"
-    );
+    let msg = "no DISPLAY and no xvfb-run; install xvfb (apt-get install xvfb xauth libgl1-mesa-dri) to run it".to_string();
     // CI must never pass a render test that did not render.
     if std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false") {
         panic!("render test `{test}` cannot run under CI: {msg}");
