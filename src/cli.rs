@@ -25,6 +25,9 @@ pub struct Cli {
 pub enum Command {
     /// Play a level (the default when no subcommand is given).
     Play(PlayArgs),
+    /// Measure frame times over a fixed camera path for several crowd sizes and render modes;
+    /// writes bench.csv, bench.png and a table.
+    Bench(crate::bench::args::BenchArgs),
 }
 
 #[derive(Debug, Clone, Args)]

@@ -1,6 +1,7 @@
 //! Throng: a crowd-simulation sandbox. Everything up to the render world is plain data;
 //! only `render` (and the window shell in `app`, and `ui`) talk to the window and GL.
 pub mod app;
+pub mod bench;
 pub mod cli;
 pub mod game;
 pub mod level;

@@ -2,7 +2,11 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
 use clap::Parser;
+use throng::app::bench::BenchResult;
 use throng::app::{self, PlayOutcome, PlaySetup};
+use throng::bench::args::{prepare_out_dir, BenchArgs};
+use throng::bench::report::table;
+use throng::bench::{run_headless, write_outputs};
 use throng::cli::{check_screenshot_path, find_asset_root, Cli, Command, PlayArgs};
 use throng::game::GameOptions;
 use throng::level::{load_level, LevelWatcher};
@@ -11,7 +15,66 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Play(args)) => play(args),
+        Some(Command::Bench(args)) => bench(args),
         None => play(cli.play),
+    }
+}
+
+fn bench(args: BenchArgs) -> ExitCode {
+    // Every check before any measuring: a typo must not cost a ten-minute run.
+    if let Err(e) = prepare_out_dir(&args.out) {
+        eprintln!("throng bench: {e}");
+        return ExitCode::from(2);
+    }
+    let asset_root = find_asset_root(&args.level);
+    let level = match load_level(&args.level, &asset_root) {
+        Ok(level) => level,
+        Err(e) => {
+            eprintln!("throng bench: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let rows = if args.headless {
+        run_headless(&args, &level)
+    } else {
+        let result: BenchResult = Default::default();
+        let conf = macroquad::window::Conf {
+            window_title: format!("Throng bench - {}", level.name),
+            window_width: args.size.width as i32,
+            window_height: args.size.height as i32,
+            ..Default::default()
+        };
+        macroquad::Window::from_config(
+            conf,
+            app::bench::run(args.clone(), level.clone(), result.clone()),
+        );
+        let outcome = result.lock().ok().and_then(|mut r| r.take());
+        match outcome {
+            Some(Ok(rows)) => rows,
+            Some(Err(e)) => {
+                eprintln!("throng bench: {e}");
+                return ExitCode::FAILURE;
+            }
+            None => {
+                eprintln!("throng bench: the window closed before the benchmark finished");
+                return ExitCode::FAILURE;
+            }
+        }
+    };
+    let kind = if args.headless { "headless" } else { "GL" };
+    let title = format!("{} - {kind}, {} frames per run", level.name, args.frames);
+    match write_outputs(&args, &rows, &title) {
+        Ok(paths) => {
+            print!("{}", table(&rows));
+            for p in paths {
+                println!("wrote {}", p.display());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("throng bench: {e}");
+            ExitCode::FAILURE
+        }
     }
 }
 

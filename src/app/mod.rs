@@ -1,5 +1,6 @@
 //! The window shell: runs the game in a macroquad window, feeding it input and drawing it.
 
+pub mod bench;
 mod input;
 
 use std::path::PathBuf;
@@ -14,7 +15,7 @@ use macroquad::prelude::{
 use crate::game::{Game, GameOptions};
 use crate::level::{Level, LevelWatcher};
 use crate::perf::timings::{FrameHistory, Stage, StageTimings};
-use crate::render::{display_color, FrameParams, RenderStats, Renderer};
+use crate::render::{display_color, FrameParams, MarkerPath, RenderStats, Renderer};
 use crate::scenery::furniture::build_static_mesh;
 use crate::ui::hud::{self, HudInfo};
 use crate::ui::perf_panel::PerfPanel;
@@ -156,6 +157,7 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
                 fog_distance: (level.bounds.size().length() * 1.5).max(150.0),
                 light_view_proj,
                 shadows: game.shadows_enabled(),
+                marker_path: MarkerPath::Instanced,
             };
             renderer.draw(gl.quad_context, &params, &instances)
         };

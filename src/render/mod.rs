@@ -2,7 +2,7 @@
 pub mod gl_raw;
 mod pipelines;
 
-pub use pipelines::{FrameParams, RenderStats, Renderer};
+pub use pipelines::{FrameParams, MarkerPath, RenderStats, Renderer};
 
 /// The colour a linear value ends up as on screen: the shaders' tonemap, then gamma.
 /// The sky clear colour goes through it too so the fogged horizon meets the sky without a seam.

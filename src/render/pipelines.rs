@@ -27,9 +27,9 @@ const SHADOW_MAP_SIZE: u32 = 2048;
 const GROUND_MARGIN: f32 = 600.0;
 
 #[repr(C)]
+#[derive(Clone, Copy)]
 struct LitUniforms {
-    view_proj: [f32; 16],
-    instanced: f32,
+    placement: PlacementUniforms,
     sun_dir: [f32; 3],
     sun_color: [f32; 3],
     ambient: [f32; 3],
@@ -47,10 +47,15 @@ struct ShadowUniforms {
     shadow_texel: f32,
 }
 
+/// The vertex placement uniforms; the depth-only program uses exactly these, the lit program
+/// starts with them.
 #[repr(C)]
-struct DepthUniforms {
+#[derive(Clone, Copy)]
+struct PlacementUniforms {
     view_proj: [f32; 16],
     instanced: f32,
+    single_place: [f32; 4],
+    single_tint: [f32; 3],
 }
 
 #[repr(C)]
@@ -67,6 +72,16 @@ struct GroundUniforms {
     tile_size: f32,
     color_a: [f32; 3],
     color_b: [f32; 3],
+}
+
+/// The vertex stage's uniforms, shared by the lit and the depth-only programs.
+fn marker_placement_uniforms() -> Vec<UniformDesc> {
+    vec![
+        UniformDesc::new("view_proj", UniformType::Mat4),
+        UniformDesc::new("instanced", UniformType::Float1),
+        UniformDesc::new("single_place", UniformType::Float4),
+        UniformDesc::new("single_tint", UniformType::Float3),
+    ]
 }
 
 fn lighting_uniforms() -> Vec<UniformDesc> {
@@ -95,6 +110,7 @@ pub struct FrameParams<'a> {
     /// The sun's view-projection for the shadow map (see `view::light`).
     pub light_view_proj: Mat4,
     pub shadows: bool,
+    pub marker_path: MarkerPath,
 }
 
 /// What the renderer did this frame, for the stats overlay and tests.
@@ -103,6 +119,18 @@ pub struct RenderStats {
     pub draw_calls: u32,
     pub triangles: u64,
     pub marker_instances: u32,
+    /// Bytes of uniforms sent this frame.
+    pub uniform_bytes: u64,
+}
+
+/// How crowd markers reach the GPU: the benchmark compares the two.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MarkerPath {
+    /// One instanced draw per pass, per-person data in an instance buffer.
+    #[default]
+    Instanced,
+    /// One draw per person per pass with its placement in uniforms.
+    PerAgent,
 }
 
 struct MeshBuffers {
@@ -114,6 +142,7 @@ struct MeshBuffers {
 pub struct Renderer {
     lit_pipeline: Pipeline,
     marker_pipeline: Pipeline,
+    marker_naive_pipeline: Pipeline,
     ground_pipeline: Pipeline,
     ground: Option<MeshBuffers>,
     scenery: Option<MeshBuffers>,
@@ -125,14 +154,12 @@ pub struct Renderer {
     shadow_map: TextureId,
     depth_static_pipeline: Pipeline,
     depth_marker_pipeline: Pipeline,
+    depth_marker_naive_pipeline: Pipeline,
 }
 
 impl Renderer {
     pub fn new(ctx: &mut dyn RenderingBackend) -> Result<Self, String> {
-        let mut lit_uniforms = vec![
-            UniformDesc::new("view_proj", UniformType::Mat4),
-            UniformDesc::new("instanced", UniformType::Float1),
-        ];
+        let mut lit_uniforms = marker_placement_uniforms();
         lit_uniforms.extend(lighting_uniforms());
         let lit_shader = ctx
             .new_shader(
@@ -206,6 +233,13 @@ impl Renderer {
         ];
         let marker_pipeline =
             ctx.new_pipeline(&marker_layouts, &marker_attributes, lit_shader, opaque);
+        // The naive path reads no instance buffer: mesh and skin mask only.
+        let marker_naive_pipeline = ctx.new_pipeline(
+            &marker_layouts[..2],
+            &marker_attributes[..4],
+            lit_shader,
+            opaque,
+        );
         let ground_pipeline = ctx.new_pipeline(
             &[BufferLayout::default()],
             &[VertexAttribute::new("in_pos", VertexFormat::Float3)],
@@ -225,10 +259,7 @@ impl Renderer {
                 ShaderMeta {
                     images: vec![],
                     uniforms: UniformBlockLayout {
-                        uniforms: vec![
-                            UniformDesc::new("view_proj", UniformType::Mat4),
-                            UniformDesc::new("instanced", UniformType::Float1),
-                        ],
+                        uniforms: marker_placement_uniforms(),
                     },
                 },
             )
@@ -248,6 +279,12 @@ impl Renderer {
         let depth_marker_pipeline = ctx.new_pipeline(
             &marker_layouts,
             &marker_attributes,
+            depth_shader,
+            depth_params,
+        );
+        let depth_marker_naive_pipeline = ctx.new_pipeline(
+            &marker_layouts[..2],
+            &marker_attributes[..4],
             depth_shader,
             depth_params,
         );
@@ -282,6 +319,7 @@ impl Renderer {
         Ok(Renderer {
             lit_pipeline,
             marker_pipeline,
+            marker_naive_pipeline,
             ground_pipeline,
             ground: None,
             scenery: None,
@@ -293,6 +331,7 @@ impl Renderer {
             shadow_map,
             depth_static_pipeline,
             depth_marker_pipeline,
+            depth_marker_naive_pipeline,
         })
     }
 
@@ -358,26 +397,33 @@ impl Renderer {
             let size = SHADOW_MAP_SIZE as i32;
             ctx.apply_viewport(0, 0, size, size);
             ctx.apply_scissor_rect(0, 0, size, size);
-            let depth = |instanced: f32| DepthUniforms {
+            let depth = PlacementUniforms {
                 view_proj: shadow.light_view_proj,
-                instanced,
+                instanced: 0.0,
+                single_place: [0.0; 4],
+                single_tint: [0.0; 3],
             };
             if let Some(scenery) = &self.scenery {
                 ctx.apply_pipeline(&self.depth_static_pipeline);
                 ctx.apply_bindings(&scenery.bindings);
-                ctx.apply_uniforms(UniformsSource::table(&depth(0.0)));
+                apply_uniforms(ctx, &depth, &mut stats);
                 ctx.draw(0, scenery.index_count, 1);
                 stats.draw_calls += 1;
                 stats.triangles += scenery.triangles;
             }
-            if marker_count > 0 {
-                ctx.apply_pipeline(&self.depth_marker_pipeline);
-                ctx.apply_bindings(&self.marker_mesh.bindings);
-                ctx.apply_uniforms(UniformsSource::table(&depth(1.0)));
-                ctx.draw(0, self.marker_mesh.index_count, marker_count as i32);
-                stats.draw_calls += 1;
-                stats.triangles += self.marker_mesh.triangles * marker_count as u64;
-            }
+            let pipelines = [
+                &self.depth_marker_pipeline,
+                &self.depth_marker_naive_pipeline,
+            ];
+            self.draw_markers(
+                ctx,
+                params.marker_path,
+                pipelines,
+                marker_instances,
+                &mut stats,
+                |p| p,
+                depth,
+            );
             ctx.end_render_pass();
         }
 
@@ -391,28 +437,36 @@ impl Renderer {
             let g = params.ground;
             ctx.apply_pipeline(&self.ground_pipeline);
             ctx.apply_bindings(&ground.bindings);
-            ctx.apply_uniforms(UniformsSource::table(&GroundUniforms {
-                view_proj: params.view_proj.to_cols_array(),
-                sun_dir: sun_dir.to_array(),
-                sun_color: sun_color.to_array(),
-                ambient: l.ambient.to_array(),
-                sky_color: l.sky_color.to_array(),
-                eye: params.eye.to_array(),
-                fog_distance: params.fog_distance,
-                shadow,
-                bounds: [b.min.x, b.min.y, b.max.x, b.max.y],
-                tile_size: g.tile_size,
-                color_a: g.color_a.to_array(),
-                color_b: g.color_b.to_array(),
-            }));
+            apply_uniforms(
+                ctx,
+                &GroundUniforms {
+                    view_proj: params.view_proj.to_cols_array(),
+                    sun_dir: sun_dir.to_array(),
+                    sun_color: sun_color.to_array(),
+                    ambient: l.ambient.to_array(),
+                    sky_color: l.sky_color.to_array(),
+                    eye: params.eye.to_array(),
+                    fog_distance: params.fog_distance,
+                    shadow,
+                    bounds: [b.min.x, b.min.y, b.max.x, b.max.y],
+                    tile_size: g.tile_size,
+                    color_a: g.color_a.to_array(),
+                    color_b: g.color_b.to_array(),
+                },
+                &mut stats,
+            );
             ctx.draw(0, ground.index_count, 1);
             stats.draw_calls += 1;
             stats.triangles += ground.triangles;
         }
 
-        let lit = |instanced: f32| LitUniforms {
-            view_proj: params.view_proj.to_cols_array(),
-            instanced,
+        let lit = LitUniforms {
+            placement: PlacementUniforms {
+                view_proj: params.view_proj.to_cols_array(),
+                instanced: 0.0,
+                single_place: [0.0; 4],
+                single_tint: [0.0; 3],
+            },
             sun_dir: sun_dir.to_array(),
             sun_color: sun_color.to_array(),
             ambient: l.ambient.to_array(),
@@ -424,22 +478,74 @@ impl Renderer {
         if let Some(scenery) = &self.scenery {
             ctx.apply_pipeline(&self.lit_pipeline);
             ctx.apply_bindings(&scenery.bindings);
-            ctx.apply_uniforms(UniformsSource::table(&lit(0.0)));
+            apply_uniforms(ctx, &lit, &mut stats);
             ctx.draw(0, scenery.index_count, 1);
             stats.draw_calls += 1;
             stats.triangles += scenery.triangles;
         }
-        if marker_count > 0 {
-            ctx.apply_pipeline(&self.marker_pipeline);
-            ctx.apply_bindings(&self.marker_mesh.bindings);
-            ctx.apply_uniforms(UniformsSource::table(&lit(1.0)));
-            ctx.draw(0, self.marker_mesh.index_count, marker_count as i32);
-            stats.draw_calls += 1;
-            stats.triangles += self.marker_mesh.triangles * marker_count as u64;
-            stats.marker_instances = marker_count as u32;
-        }
+        let pipelines = [&self.marker_pipeline, &self.marker_naive_pipeline];
+        let with_placement = |placement| LitUniforms { placement, ..lit };
+        self.draw_markers(
+            ctx,
+            params.marker_path,
+            pipelines,
+            marker_instances,
+            &mut stats,
+            with_placement,
+            lit.placement,
+        );
+        stats.marker_instances = marker_count as u32;
         ctx.end_render_pass();
         stats
+    }
+
+    /// Draws the markers of one pass, instanced or one draw each. `uniforms` wraps the placement
+    /// into the pass's full uniform block.
+    #[allow(clippy::too_many_arguments)]
+    fn draw_markers<U>(
+        &self,
+        ctx: &mut dyn RenderingBackend,
+        path: MarkerPath,
+        [instanced, naive]: [&Pipeline; 2],
+        data: &[f32],
+        stats: &mut RenderStats,
+        uniforms: impl Fn(PlacementUniforms) -> U,
+        base: PlacementUniforms,
+    ) {
+        let count = data.len() / MARKER_FLOATS;
+        if count == 0 {
+            return;
+        }
+        let mesh = &self.marker_mesh;
+        match path {
+            MarkerPath::Instanced => {
+                ctx.apply_pipeline(instanced);
+                ctx.apply_bindings(&mesh.bindings);
+                let u = uniforms(PlacementUniforms {
+                    instanced: 1.0,
+                    ..base
+                });
+                apply_uniforms(ctx, &u, stats);
+                ctx.draw(0, mesh.index_count, count as i32);
+                stats.draw_calls += 1;
+            }
+            MarkerPath::PerAgent => {
+                ctx.apply_pipeline(naive);
+                ctx.apply_bindings(&mesh.bindings);
+                for m in data.chunks_exact(MARKER_FLOATS) {
+                    let u = uniforms(PlacementUniforms {
+                        instanced: 2.0,
+                        single_place: [m[0], m[1], m[2], m[3]],
+                        single_tint: [m[4], m[5], m[6]],
+                        ..base
+                    });
+                    apply_uniforms(ctx, &u, stats);
+                    ctx.draw(0, mesh.index_count, 1);
+                }
+                stats.draw_calls += count as u32;
+            }
+        }
+        stats.triangles += mesh.triangles * count as u64;
     }
 
     fn upload_markers(&mut self, ctx: &mut dyn RenderingBackend, data: &[f32], count: usize) {
@@ -459,6 +565,11 @@ impl Renderer {
         }
         ctx.buffer_update(self.marker_instances, BufferSource::slice(data));
     }
+}
+
+fn apply_uniforms<U>(ctx: &mut dyn RenderingBackend, uniforms: &U, stats: &mut RenderStats) {
+    ctx.apply_uniforms(UniformsSource::table(uniforms));
+    stats.uniform_bytes += std::mem::size_of::<U>() as u64;
 }
 
 fn upload_mesh(

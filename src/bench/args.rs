@@ -1,0 +1,151 @@
+//! `throng bench` options, checked before any work starts.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use crate::cli::{parse_size, WindowSize, MAX_CROWD};
+
+/// What a benchmark run compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BenchMode {
+    /// Frustum culling plus one instanced draw per pass.
+    Pipeline,
+    /// No culling, one draw per person per pass.
+    Naive,
+}
+
+impl BenchMode {
+    pub const ALL: [BenchMode; 2] = [BenchMode::Pipeline, BenchMode::Naive];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BenchMode::Pipeline => "pipeline",
+            BenchMode::Naive => "naive",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct BenchArgs {
+    /// Level to benchmark.
+    #[arg(long, default_value = "levels/plaza.ron")]
+    pub level: PathBuf,
+    /// Crowd sizes, comma-separated (each 1 to 1000000).
+    #[arg(long, default_value = "1000,10000,100000", value_parser = parse_sizes)]
+    pub sizes: Sizes,
+    /// Measured frames per size and mode (after the warm-up).
+    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub frames: u32,
+    /// Unmeasured frames before each measurement.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pub warmup: u32,
+    /// Modes, comma-separated: pipeline, naive.
+    #[arg(long, default_value = "pipeline,naive", value_parser = parse_modes)]
+    pub modes: Modes,
+    /// Measure everything except GL (simulation, culling, packing) without a window.
+    #[arg(long)]
+    pub headless: bool,
+    /// Folder for bench.csv, bench.png and the last frame of each run.
+    #[arg(long, default_value = "bench-out")]
+    pub out: PathBuf,
+    /// Window size for the GL modes.
+    #[arg(long, default_value = "1280x720", value_parser = parse_size)]
+    pub size: WindowSize,
+    /// Seed for the crowd (the same seed and sizes give the same work).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sizes(pub Vec<u32>);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Modes(pub Vec<BenchMode>);
+
+pub fn parse_sizes(s: &str) -> Result<Sizes, String> {
+    let mut out = Vec::new();
+    for part in s.split(',').map(str::trim) {
+        let n: i64 = part.parse().map_err(|_| {
+            format!("`{part}` is not a whole number; allowed: comma-separated sizes from 1 to {MAX_CROWD}")
+        })?;
+        if n < 1 || n > MAX_CROWD as i64 {
+            return Err(format!(
+                "{n} is out of range; allowed: comma-separated sizes from 1 to {MAX_CROWD}"
+            ));
+        }
+        if out.contains(&(n as u32)) {
+            return Err(format!("{n} is listed twice"));
+        }
+        out.push(n as u32);
+    }
+    Ok(Sizes(out))
+}
+
+pub fn parse_modes(s: &str) -> Result<Modes, String> {
+    let allowed = BenchMode::ALL.map(BenchMode::name).join(", ");
+    let mut out = Vec::new();
+    for part in s.split(',').map(str::trim) {
+        let mode = BenchMode::ALL
+            .into_iter()
+            .find(|m| m.name() == part)
+            .ok_or_else(|| format!("unknown mode `{part}`; allowed: {allowed}"))?;
+        if out.contains(&mode) {
+            return Err(format!("mode `{part}` is listed twice"));
+        }
+        out.push(mode);
+    }
+    Ok(Modes(out))
+}
+
+/// Creates the output folder and proves it is writable, before any measuring.
+pub fn prepare_out_dir(dir: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("--out {}: cannot create the folder: {e}", dir.display()))?;
+    let probe = dir.join(".throng-write-test");
+    std::fs::write(&probe, b"ok")
+        .map_err(|e| format!("--out {}: the folder is not writable: {e}", dir.display()))?;
+    let _ = std::fs::remove_file(probe);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_modes_are_checked() {
+        assert_eq!(parse_sizes("1000, 10000"), Ok(Sizes(vec![1000, 10000])));
+        assert_eq!(
+            parse_sizes("0").unwrap_err(),
+            "0 is out of range; allowed: comma-separated sizes from 1 to 1000000"
+        );
+        assert!(parse_sizes("-5")
+            .unwrap_err()
+            .contains("-5 is out of range"));
+        assert!(parse_sizes("5000000").unwrap_err().contains("out of range"));
+        assert!(parse_sizes("10,ten")
+            .unwrap_err()
+            .contains("`ten` is not a whole number"));
+        assert_eq!(parse_sizes("10,10").unwrap_err(), "10 is listed twice");
+        assert_eq!(
+            parse_modes("pipeline,naive"),
+            Ok(Modes(vec![BenchMode::Pipeline, BenchMode::Naive]))
+        );
+        assert_eq!(
+            parse_modes("pipeline,fast").unwrap_err(),
+            "unknown mode `fast`; allowed: pipeline, naive"
+        );
+    }
+
+    #[test]
+    fn out_dir_must_be_writable() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        assert!(prepare_out_dir(&dir.path().join("a/b")).is_ok());
+        let file = dir.path().join("file");
+        std::fs::write(&file, b"x").expect("write");
+        assert!(prepare_out_dir(&file.join("sub"))
+            .unwrap_err()
+            .contains("cannot create the folder"));
+    }
+}

@@ -1,0 +1,193 @@
+//! `throng bench`: repeatable measurements over a fixed camera path, written as CSV, a PNG plot
+//! and a table. The headless part lives here; the GL part runs in `app::bench`.
+
+pub mod args;
+pub mod plot;
+pub mod report;
+
+use std::time::Instant;
+
+use glam::Vec3;
+
+use crate::game::{FrameInput, Game, GameOptions};
+use crate::level::{CameraMode, CameraStart, Level};
+use crate::view::camera::CameraRig;
+use crate::view::frustum::Frustum;
+use crate::view::markers::pack_visible_markers;
+use args::{BenchArgs, BenchMode};
+use report::{median, quantile, BenchRow};
+
+/// Simulated seconds per benchmark frame: fixed, so every run does the same work.
+pub const BENCH_DT: f64 = 1.0 / 60.0;
+pub const BENCH_ASPECT: f32 = 16.0 / 9.0;
+
+/// The camera for frame `i` of `n`: a quarter orbit around the plaza centre at a height that
+/// shows most of it, the same for every mode and size.
+pub fn camera_for_frame(level: &Level, i: u32, n: u32) -> CameraRig {
+    let centre = level.bounds.center();
+    let reach = (level.bounds.size().length() * 0.35).clamp(20.0, 400.0);
+    let t = if n > 1 {
+        i as f32 / (n - 1) as f32
+    } else {
+        0.0
+    };
+    CameraRig::from_start(&CameraStart {
+        mode: CameraMode::Orbit,
+        target: Vec3::new(centre.x, 1.0, centre.y),
+        distance: reach,
+        yaw_deg: 20.0 + 90.0 * t,
+        pitch_deg: 28.0,
+        fov_deg: 50.0,
+    })
+}
+
+/// Per-frame samples of one run, in milliseconds.
+#[derive(Debug, Default, Clone)]
+pub struct RunSamples {
+    pub frame: Vec<f64>,
+    pub sim: Vec<f64>,
+    pub cull: Vec<f64>,
+    pub submit: Vec<f64>,
+    pub draw_calls: u64,
+    pub triangles: u64,
+    pub uniform_bytes: u64,
+    pub visible: u64,
+}
+
+impl RunSamples {
+    pub fn row(&self, mode: BenchMode, agents: u32) -> BenchRow {
+        BenchRow {
+            mode: mode.name().to_string(),
+            agents,
+            frames: self.frame.len() as u32,
+            frame_ms_median: median(&self.frame),
+            frame_ms_p95: quantile(&self.frame, 0.95).unwrap_or(f64::NAN),
+            sim_ms_median: median(&self.sim),
+            anim_ms_median: None,
+            cull_lod_pack_ms_median: median(&self.cull),
+            submit_ms_median: if self.submit.is_empty() {
+                0.0
+            } else {
+                median(&self.submit)
+            },
+            draw_calls: self.draw_calls,
+            triangles: self.triangles,
+            uniform_bytes: self.uniform_bytes,
+            visible: self.visible,
+        }
+    }
+}
+
+/// A game set up for one benchmark run.
+pub fn bench_game(level: &Level, agents: u32, seed: u64) -> Game {
+    Game::new(
+        level.clone(),
+        GameOptions {
+            crowd: Some(agents),
+            seed: Some(seed),
+        },
+    )
+}
+
+/// One simulation frame and the culling/packing a renderer would need, timed.
+/// Returns (sim ms, cull ms, visible count).
+pub fn timed_cpu_frame(
+    game: &mut Game,
+    mode: BenchMode,
+    camera: &CameraRig,
+    instances: &mut Vec<f32>,
+) -> (f64, f64, usize) {
+    let t0 = Instant::now();
+    game.frame(BENCH_DT, &FrameInput::default());
+    let sim = t0.elapsed().as_secs_f64() * 1000.0;
+    let t1 = Instant::now();
+    let frustum = Frustum::from_view_projection(&camera.view_projection(BENCH_ASPECT));
+    let culling = matches!(mode, BenchMode::Pipeline).then_some(&frustum);
+    let agents = &game.agents;
+    pack_visible_markers(
+        culling,
+        &agents.positions,
+        &agents.headings,
+        &agents.colors,
+        instances,
+    );
+    let cull = t1.elapsed().as_secs_f64() * 1000.0;
+    let visible = instances.len() / crate::view::markers::MARKER_FLOATS;
+    (sim, cull, visible)
+}
+
+/// Progress on stderr: a line when a run starts and at each quarter.
+pub fn progress(run: usize, runs: usize, mode: BenchMode, agents: u32, frame: u32, frames: u32) {
+    let quarter = (frames / 4).max(1);
+    if frame == 0 || frame % quarter == 0 || frame + 1 == frames {
+        let pct =
+            ((run as f64 + (frame + 1) as f64 / frames as f64) / runs as f64 * 100.0).min(100.0);
+        eprintln!(
+            "bench [{}/{runs}] {} {agents} agents: frame {}/{frames} ({pct:.0}% of all runs)",
+            run + 1,
+            mode.name(),
+            frame + 1
+        );
+    }
+}
+
+/// The headless benchmark: simulation, culling and packing, no window.
+pub fn run_headless(args: &BenchArgs, level: &Level) -> Vec<BenchRow> {
+    let runs = args.sizes.0.len() * args.modes.0.len();
+    let mut rows = Vec::new();
+    let mut instances = Vec::new();
+    let mut run = 0;
+    for &agents in &args.sizes.0 {
+        for &mode in &args.modes.0 {
+            let mut game = bench_game(level, agents, args.seed);
+            let mut s = RunSamples::default();
+            for i in 0..args.warmup + args.frames {
+                let camera = camera_for_frame(level, i, args.warmup + args.frames);
+                let (sim, cull, visible) =
+                    timed_cpu_frame(&mut game, mode, &camera, &mut instances);
+                if i >= args.warmup {
+                    s.frame.push(sim + cull);
+                    s.sim.push(sim);
+                    s.cull.push(cull);
+                    s.visible = visible as u64;
+                    progress(run, runs, mode, agents, i - args.warmup, args.frames);
+                }
+            }
+            rows.push(s.row(mode, agents));
+            run += 1;
+        }
+    }
+    rows
+}
+
+/// Writes bench.csv and bench.png into the output folder; returns their paths for the log.
+pub fn write_outputs(
+    args: &BenchArgs,
+    rows: &[BenchRow],
+    title: &str,
+) -> Result<Vec<std::path::PathBuf>, String> {
+    let csv = args.out.join("bench.csv");
+    report::write_atomically(&csv, report::to_csv(rows).as_bytes())?;
+    let png = args.out.join("bench.png");
+    report::write_atomically(&png, &plot::plot_png(rows, title)?)?;
+    Ok(vec![csv, png])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn camera_path_is_fixed_and_sweeps_a_quarter_turn() {
+        let level = crate::level::parse_level(
+            include_str!("../../levels/plaza.ron"),
+            "levels/plaza.ron",
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
+        )
+        .expect("plaza loads");
+        let a = camera_for_frame(&level, 0, 10);
+        let b = camera_for_frame(&level, 9, 10);
+        assert_eq!(a, camera_for_frame(&level, 0, 10));
+        assert!((b.orbit.yaw - a.orbit.yaw - 90f32.to_radians()).abs() < 1e-5);
+    }
+}
