@@ -119,7 +119,7 @@ pub fn timed_cpu_frame(
 /// Progress on stderr: a line when a run starts and at each quarter.
 pub fn progress(run: usize, runs: usize, mode: BenchMode, agents: u32, frame: u32, frames: u32) {
     let quarter = (frames / 4).max(1);
-    if frame == 0 || frame % quarter == 0 || frame + 1 == frames {
+    if frame == 0 || frame.is_multiple_of(quarter) || frame + 1 == frames {
         let pct =
             ((run as f64 + (frame + 1) as f64 / frames as f64) / runs as f64 * 100.0).min(100.0);
         eprintln!(
