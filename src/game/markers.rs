@@ -3,6 +3,7 @@
 
 use glam::Vec2;
 
+use crate::level::validate::obstacle_contains;
 use crate::level::Level;
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -36,9 +37,21 @@ impl Markers {
                     pick <= 0.0
                 })
                 .unwrap_or(&zones[zones.len() - 1]);
-            let offset =
-                Vec2::new(rng.f32() * 2.0 - 1.0, rng.f32() * 2.0 - 1.0) * zone.half_extents;
-            m.positions.push(zone.center + offset);
+            // A few tries to land outside the furniture; zones are validated to have free room.
+            let mut p = zone.center;
+            for _ in 0..16 {
+                let offset =
+                    Vec2::new(rng.f32() * 2.0 - 1.0, rng.f32() * 2.0 - 1.0) * zone.half_extents;
+                p = zone.center + offset;
+                if !level
+                    .obstacles
+                    .iter()
+                    .any(|o| obstacle_contains(&o.shape, p))
+                {
+                    break;
+                }
+            }
+            m.positions.push(p);
             m.headings.push(rng.f32() * std::f32::consts::TAU);
             m.colors.push(if tints.is_empty() {
                 glam::Vec3::new(rng.f32(), rng.f32(), rng.f32())

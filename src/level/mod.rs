@@ -1,9 +1,16 @@
 //! Level files: schema, loading with designer-facing errors, hot reload.
-//! (Interim loader: the full validating loader lands with the level branch.)
+//!
+//! Every error reads `file:line:column: field.path: what is wrong and what is allowed`. Syntax and
+//! type errors take their position from ron; checks after parsing (ranges, geometry, references)
+//! find their field's position with `locate::FieldMap`.
+pub mod locate;
 pub mod schema;
+pub mod validate;
 pub use schema::*;
 
 use std::fmt;
+
+use locate::{FieldMap, Pos};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -28,26 +35,99 @@ impl fmt::Display for LevelError {
 
 impl std::error::Error for LevelError {}
 
-pub fn parse_level(
-    source: &str,
-    file_label: &str,
-    _asset_root: &Path,
-) -> Result<Level, LevelError> {
-    ron::from_str::<Level>(source).map_err(|e| LevelError {
-        file: file_label.to_string(),
-        line: e.position.line,
-        column: e.position.col,
-        field: String::new(),
-        message: e.code.to_string(),
-    })
+/// Turns ron's error into a designer's message and the field it is about.
+fn describe_ron_error(code: &ron::Error, fields: &FieldMap, pos: Pos) -> (String, String) {
+    use ron::Error as E;
+    let join = |parent: String, child: &str| {
+        if parent.is_empty() {
+            child.to_string()
+        } else {
+            format!("{parent}.{child}")
+        }
+    };
+    match code {
+        E::NoSuchStructField {
+            expected, found, ..
+        } => (
+            join(fields.container_at(pos), found),
+            format!("unknown field `{found}`; allowed: {}", expected.join(", ")),
+        ),
+        E::MissingStructField { field, .. } => {
+            (fields.container_at(pos), format!("missing field `{field}`"))
+        }
+        E::DuplicateStructField { field, .. } => (
+            join(fields.container_at(pos), field),
+            format!("`{field}` is given twice"),
+        ),
+        E::NoSuchEnumVariant {
+            expected, found, ..
+        } => (
+            fields.value_at(pos),
+            format!("unknown value `{found}`; allowed: {}", expected.join(", ")),
+        ),
+        E::ExpectedInteger | E::IntegerOutOfBounds => (
+            fields.value_at(pos),
+            "expected a whole number 0 or more".to_string(),
+        ),
+        E::ExpectedFloat => (fields.value_at(pos), "expected a number".to_string()),
+        E::InvalidValueForType { expected, found } => (
+            fields.value_at(pos),
+            format!("expected {expected}, found {found}"),
+        ),
+        E::Eof => (
+            String::new(),
+            "the file ends too early: a bracket is not closed".to_string(),
+        ),
+        other => {
+            // ron's own words, lower-cased to read as one sentence after the position.
+            let text = other.to_string();
+            let mut chars = text.chars();
+            let message = match chars.next() {
+                Some(first) => first.to_lowercase().chain(chars).collect(),
+                None => text,
+            };
+            (fields.value_at(pos), message)
+        }
+    }
+}
+
+/// Parses and validates a level. `file_label` names the file in messages; model paths are
+/// checked relative to `asset_root`.
+pub fn parse_level(source: &str, file_label: &str, asset_root: &Path) -> Result<Level, LevelError> {
+    let fields = FieldMap::new(source);
+    let level = ron::from_str::<Level>(source).map_err(|e| {
+        let pos = Pos {
+            line: e.position.line,
+            col: e.position.col,
+        };
+        let (field, message) = describe_ron_error(&e.code, &fields, pos);
+        LevelError {
+            file: file_label.to_string(),
+            line: pos.line,
+            column: pos.col,
+            field,
+            message,
+        }
+    })?;
+    validate::validate(&level, asset_root).map_err(|f| {
+        let pos = fields.position_of(&f.field);
+        LevelError {
+            file: file_label.to_string(),
+            line: pos.line,
+            column: pos.col,
+            field: f.field,
+            message: f.message,
+        }
+    })?;
+    Ok(level)
 }
 
 pub fn load_level(path: &Path, asset_root: &Path) -> Result<Level, LevelError> {
     let label = path.display().to_string();
     let source = std::fs::read_to_string(path).map_err(|e| LevelError {
         file: label.clone(),
-        line: 0,
-        column: 0,
+        line: 1,
+        column: 1,
         field: String::new(),
         message: format!("cannot read the level file: {e}"),
     })?;

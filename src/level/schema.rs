@@ -113,6 +113,17 @@ pub enum Shape {
     },
 }
 
+/// A box's own axes turned into the plaza's (x, z): the same turn as a rotation of `angle_deg`
+/// about +Y (glam's `Quat::from_rotation_y`), counter-clockwise seen from above.
+pub fn box_to_world(angle_deg: f32, local: Vec2) -> Vec2 {
+    Vec2::from_angle(-angle_deg.to_radians()).rotate(local)
+}
+
+/// The inverse of [`box_to_world`].
+pub fn world_to_box(angle_deg: f32, world: Vec2) -> Vec2 {
+    Vec2::from_angle(angle_deg.to_radians()).rotate(world)
+}
+
 impl Shape {
     pub fn center(&self) -> Vec2 {
         match *self {
@@ -141,13 +152,10 @@ impl Shape {
                 center,
                 half_extents,
                 angle_deg,
-            } => {
-                let rot = Vec2::from_angle(angle_deg.to_radians());
-                [(1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)]
-                    .iter()
-                    .map(|&(sx, sy)| center + rot.rotate(half_extents * Vec2::new(sx, sy)))
-                    .collect()
-            }
+            } => [(1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)]
+                .iter()
+                .map(|&(sx, sy)| center + box_to_world(angle_deg, half_extents * Vec2::new(sx, sy)))
+                .collect(),
         }
     }
 }
