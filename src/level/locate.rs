@@ -118,11 +118,15 @@ fn tokenize(src: &str) -> Vec<(Tok, Pos)> {
             }
             out.push((Tok::Ident(word), pos));
         } else {
-            // Numbers and anything unexpected: one scalar up to the next delimiter.
+            // Numbers and anything unexpected: one scalar up to the next delimiter (always at
+            // least one character, so the scan cannot stall).
+            let start = i;
             while i < chars.len()
                 && !chars[i].is_whitespace()
                 && !"()[]{}:,\"'".contains(chars[i])
-                && !(chars[i] == '/' && matches!(chars.get(i + 1), Some('/') | Some('*')))
+                && (i == start
+                    || chars[i] != '/'
+                    || !matches!(chars.get(i + 1), Some('/') | Some('*')))
             {
                 step(&mut i, &mut line, &mut col);
             }

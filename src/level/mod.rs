@@ -36,7 +36,12 @@ impl fmt::Display for LevelError {
 impl std::error::Error for LevelError {}
 
 /// Turns ron's error into a designer's message and the field it is about.
-fn describe_ron_error(code: &ron::Error, fields: &FieldMap, pos: Pos) -> (String, String) {
+fn describe_ron_error(
+    code: &ron::Error,
+    source: &str,
+    fields: &FieldMap,
+    pos: Pos,
+) -> (String, String) {
     use ron::Error as E;
     let join = |parent: String, child: &str| {
         if parent.is_empty() {
@@ -70,6 +75,11 @@ fn describe_ron_error(code: &ron::Error, fields: &FieldMap, pos: Pos) -> (String
             "expected a whole number 0 or more".to_string(),
         ),
         E::ExpectedFloat => (fields.value_at(pos), "expected a number".to_string()),
+        // `capacity: 5.5` stops ron right after the 5: say what is really wrong.
+        E::ExpectedComma if char_at(source, pos) == Some('.') => (
+            fields.value_at(pos),
+            "expected a whole number, found a decimal".to_string(),
+        ),
         E::InvalidValueForType { expected, found } => (
             fields.value_at(pos),
             format!("expected {expected}, found {found}"),
@@ -91,6 +101,15 @@ fn describe_ron_error(code: &ron::Error, fields: &FieldMap, pos: Pos) -> (String
     }
 }
 
+/// The character at a 1-based line and column.
+fn char_at(source: &str, pos: Pos) -> Option<char> {
+    source
+        .lines()
+        .nth(pos.line.checked_sub(1)?)?
+        .chars()
+        .nth(pos.col.checked_sub(1)?)
+}
+
 /// Parses and validates a level. `file_label` names the file in messages; model paths are
 /// checked relative to `asset_root`.
 pub fn parse_level(source: &str, file_label: &str, asset_root: &Path) -> Result<Level, LevelError> {
@@ -100,7 +119,7 @@ pub fn parse_level(source: &str, file_label: &str, asset_root: &Path) -> Result<
             line: e.position.line,
             col: e.position.col,
         };
-        let (field, message) = describe_ron_error(&e.code, &fields, pos);
+        let (field, message) = describe_ron_error(&e.code, source, &fields, pos);
         LevelError {
             file: file_label.to_string(),
             line: pos.line,

@@ -216,7 +216,7 @@ pub fn segment_hits_obstacle(shape: &Shape, a: Vec2, b: Vec2) -> bool {
     }
 }
 
-fn blocking_obstacle<'l>(level: &'l Level, p: Vec2) -> Option<&'l Obstacle> {
+fn blocking_obstacle(level: &Level, p: Vec2) -> Option<&Obstacle> {
     level
         .obstacles
         .iter()

@@ -1,0 +1,193 @@
+//! The broken-level table: each row breaks the minimal level one way and names the exact message
+//! a designer gets (file:line:column: field: what is wrong and what is allowed).
+
+use std::path::Path;
+
+use throng::level::{load_level, parse_level};
+
+const MINIMAL: &str = include_str!("fixtures/levels/minimal.ron");
+const LABEL: &str = "levels/broken.ron";
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn error_for(old: &str, new: &str) -> String {
+    assert!(MINIMAL.contains(old), "fixture lacks `{old}`");
+    let src = MINIMAL.replacen(old, new, 1);
+    match parse_level(&src, LABEL, root()) {
+        Ok(_) => panic!("`{old}` -> `{new}` was accepted"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// (what to replace, replacement, expected message)
+const CASES: &[(&str, &str, &str)] = &[
+    // Syntax
+    ("max: (20.0, 20.0)),", "max: (20.0, 20.0),", 
+        "levels/broken.ron:4:14: bounds.obstacles: unknown field `obstacles`; allowed: min, max",
+    ),
+    ("    lod: (near", "    lod: (near: 1.0 near", 
+        "levels/broken.ron:25:21: lod.near: expected comma",
+    ),
+    // Unknown fields and wrong types
+    ("        count: 100,", "        cout: 100,", 
+        "levels/broken.ron:18:13: crowd.cout: unknown field `cout`; allowed: count, models, variant_groups, walk_speed, seed, behaviour",
+    ),
+    ("        count: 100,", "        count: \"many\",", 
+        "levels/broken.ron:18:16: crowd.count: expected a whole number 0 or more",
+    ),
+    ("        count: 100,", "        count: -5,", 
+        "levels/broken.ron:18:16: crowd.count: expected a whole number 0 or more",
+    ),
+    ("kind: Fountain", "kind: Fontain", 
+        "levels/broken.ron:5:41: obstacles[0].kind: unknown value `Fontain`; allowed: Fountain, Bench, Kiosk, Tree, LampPost, Building, Wall",
+    ),
+    ("capacity: 5,", "capacity: 5.5,", 
+        "levels/broken.ron:9:70: points_of_interest[0].capacity: expected a whole number, found a decimal",
+    ),
+    // Missing fields
+    ("        seed: 1,\n", "", 
+        "levels/broken.ron:22:5: crowd: missing field `seed`",
+    ),
+    // Out-of-range numbers
+    ("        count: 100,", "        count: 2000000,", 
+        "levels/broken.ron:18:16: crowd.count: 2000000 is above the maximum 1000000",
+    ),
+    ("radius: 3.0", "radius: -3.0", 
+        "levels/broken.ron:5:86: obstacles[0].shape.radius: -3 must be above 0",
+    ),
+    ("walk_speed: (min: 1.0, max: 1.4)", "walk_speed: (min: 1.8, max: 1.4)", 
+        "levels/broken.ron:21:21: crowd.walk_speed: min 1.8 is above max 1.4",
+    ),
+    ("lod: (near: 15.0, mid: 40.0", "lod: (near: 50.0, mid: 40.0", 
+        "levels/broken.ron:25:10: lod: distances must grow: near 50 < mid 40 < far 120",
+    ),
+    ("tints: [(0.7, 0.2, 0.2)]", "tints: [(0.7, -0.2, 0.2)]", 
+        "levels/broken.ron:20:68: crowd.variant_groups[0].tints[0]: -0.2 is negative; colours are linear RGB, 0 or more",
+    ),
+    ("capacity: 5,", "capacity: 0,", 
+        "levels/broken.ron:9:69: points_of_interest[0].capacity: 0 would admit nobody; allowed: 1 or more",
+    ),
+    // NaN and infinity
+    ("radius: 3.0", "radius: NaN", 
+        "levels/broken.ron:5:86: obstacles[0].shape.radius: NaN is not a finite number",
+    ),
+    ("position: (0.0, 5.0)", "position: (inf, 5.0)", 
+        "levels/broken.ron:9:34: points_of_interest[0].position: inf is not a finite number",
+    ),
+    // Degenerate polylines
+    ("points: [(6.0, 0.0), (0.0, 6.0), (-6.0, 0.0), (0.0, -6.0)]", "points: [(6.0, 0.0)]", 
+        "levels/broken.ron:12:32: paths[0].points: `ring` has 1 point(s); a path needs at least 2",
+    ),
+    ("points: [(6.0, 0.0), (0.0, 6.0), (-6.0, 0.0), (0.0, -6.0)]", "points: [(6.0, 0.0), (6.0, 0.0), (-6.0, 0.0)]", 
+        "levels/broken.ron:12:45: paths[0].points[1]: (6, 0) repeats the previous point; a path segment needs length",
+    ),
+    ("points: [(6.0, 0.0), (0.0, 6.0), (-6.0, 0.0), (0.0, -6.0)]", "points: [(6.0, 0.0), (-6.0, 0.0)]", 
+        "levels/broken.ron:12:45: paths[0].points[1]: the segment (6, 0) to (-6, 0) passes through obstacle `fountain`",
+    ),
+    // Geometry against the bounds and the obstacles
+    ("center: (0.0, 8.0)", "center: (0.0, 19.9)", 
+        "levels/broken.ron:6:45: obstacles[1].shape: `bench` reaches (-1.5, 20.25) outside the plaza bounds (-20, -20) to (20, 20)",
+    ),
+    ("position: (0.0, 5.0)", "position: (1.0, 1.0)", 
+        "levels/broken.ron:9:34: points_of_interest[0].position: (1, 1) is inside obstacle `fountain`: agents could never reach it",
+    ),
+    ("spawn: (5.0, 12.0)", "spawn: (35.0, 12.0)", 
+        "levels/broken.ron:24:60: hero.spawn: (35, 12) is outside the plaza bounds (-20, -20) to (20, 20)",
+    ),
+    ("half_extents: (5.0, 3.0)", "half_extents: (0.0, 3.0)", 
+        "levels/broken.ron:15:60: spawn_zones[0].half_extents: (0, 3) has no area; both must be above 0",
+    ),
+    ("bounds: (min: (-20.0, -20.0)", "bounds: (min: (30.0, -20.0)", 
+        "levels/broken.ron:3:13: bounds: min (30, -20) must be below max (20, 20) in both x and z",
+    ),
+    // References
+    ("path: Some(\"ring\")", "path: Some(\"rign\")", 
+        "levels/broken.ron:15:78: spawn_zones[0].path: no path named `rign`; paths: ring",
+    ),
+    ("models: [\"casual\"]", "models: [\"casul\"]", 
+        "levels/broken.ron:20:49: crowd.variant_groups[0].models[0]: no crowd model named `casul`; models: casual",
+    ),
+    ("Casual_Male.gltf", "Nobody.gltf", 
+        "levels/broken.ron:19:41: crowd.models[0].path: `assets/characters/Nobody.gltf` does not exist (paths are relative to {root})",
+    ),
+    ("Godette_vrm_v4.vrm", "Godette_vrm_v4.fbx", 
+        "levels/broken.ron:24:19: hero.model: `assets/hero/Godette_vrm_v4.fbx` is not a model file; allowed: .gltf, .glb or .vrm",
+    ),
+    ("(name: \"bench\"", "(name: \"fountain\"", 
+        "levels/broken.ron:6:16: obstacles[1].name: `fountain` is used twice in obstacles; names must be unique",
+    ),
+];
+
+#[test]
+fn every_broken_level_gets_its_exact_message() {
+    let mut wrong = Vec::new();
+    for (old, new, expected) in CASES {
+        let got = error_for(old, new);
+        // Messages about missing files name the asset root, which depends on the checkout.
+        let expected = expected.replace("{root}", &root().display().to_string());
+        if got != expected {
+            wrong.push(format!(
+                "{old:?} -> {new:?}\n   got: {got}\n  want: {expected}"
+            ));
+        }
+    }
+    assert!(CASES.len() >= 15);
+    assert!(
+        wrong.is_empty(),
+        "{} of {} rows differ:\n{}",
+        wrong.len(),
+        CASES.len(),
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_minimal_fixture_and_the_shipped_levels_load() {
+    parse_level(MINIMAL, LABEL, root()).expect("minimal level is valid");
+    for name in ["plaza", "market", "stress"] {
+        let path = root().join("levels").join(format!("{name}.ron"));
+        if let Err(e) = load_level(&path, root()) {
+            panic!("levels/{name}.ron: {e}");
+        }
+    }
+}
+
+#[test]
+fn the_default_plaza_has_what_the_brief_promises() {
+    use throng::level::{Activity, ObstacleKind};
+    let plaza = load_level(&root().join("levels/plaza.ron"), root()).expect("plaza loads");
+    let count = |k: ObstacleKind| plaza.obstacles.iter().filter(|o| o.kind == k).count();
+    assert_eq!(count(ObstacleKind::Fountain), 1);
+    assert!(count(ObstacleKind::Bench) >= 8);
+    assert!(count(ObstacleKind::Kiosk) >= 3);
+    assert!(count(ObstacleKind::Tree) >= 8);
+    assert!(count(ObstacleKind::LampPost) >= 4);
+    assert!(count(ObstacleKind::Building) >= 8);
+    for a in [
+        Activity::Linger,
+        Activity::Sit,
+        Activity::WatchFountain,
+        Activity::Queue,
+    ] {
+        assert!(
+            plaza.points_of_interest.iter().any(|p| p.activity == a),
+            "{a:?}"
+        );
+    }
+    assert!(plaza.paths.iter().any(|p| p.looped));
+    assert!(plaza.spawn_zones.len() >= 4);
+    assert_eq!(plaza.crowd.models.len(), 7);
+    assert!(plaza.crowd.variant_groups.len() >= 3);
+}
+
+#[test]
+fn io_errors_name_the_file() {
+    let err = load_level(Path::new("levels/none.ron"), root()).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("levels/none.ron:1:1: cannot read the level file:"),
+        "{err}"
+    );
+}
