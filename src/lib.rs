@@ -3,6 +3,7 @@
 pub mod app;
 pub mod bench;
 pub mod cli;
+pub mod crowd;
 pub mod game;
 pub mod level;
 pub mod perf;

@@ -120,5 +120,5 @@ fn pause_single_step_and_time_scale_drive_the_fixed_step_loop() {
     let a = Game::new(load_level(&path, root()).expect("valid"), opts);
     let b = Game::new(load_level(&path, root()).expect("valid"), opts);
     assert_eq!(a.agents.len(), 7);
-    assert_eq!(a.agents.positions, b.agents.positions);
+    assert_eq!(a.agents.pos, b.agents.pos);
 }

@@ -15,7 +15,7 @@ pub struct InputReader {
     last_mouse: Option<Vec2>,
 }
 
-const ACTION_KEYS: [(KeyCode, Action); 11] = [
+const ACTION_KEYS: [(KeyCode, Action); 12] = [
     (KeyCode::Space, Action::TogglePause),
     (KeyCode::P, Action::TogglePause),
     (KeyCode::N, Action::SingleStep),
@@ -27,6 +27,7 @@ const ACTION_KEYS: [(KeyCode, Action); 11] = [
     (KeyCode::F1, Action::ToggleHelp),
     (KeyCode::H, Action::ToggleHelp),
     (KeyCode::Tab, Action::TogglePerfPanel),
+    (KeyCode::X, Action::Disturb),
 ];
 
 fn axis(neg: KeyCode, pos: KeyCode) -> f32 {

@@ -132,9 +132,9 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         let culled = timings.measure(Stage::CullLodPack, || {
             pack_visible_markers(
                 game.toggles.frustum_culling.then_some(&frustum),
-                &game.agents.positions,
-                &game.agents.headings,
-                &game.agents.colors,
+                &game.agents.pos,
+                &game.agents.heading,
+                &game.agents.color,
                 &mut instances,
             )
         });

@@ -106,9 +106,9 @@ pub fn timed_cpu_frame(
     let agents = &game.agents;
     pack_visible_markers(
         culling,
-        &agents.positions,
-        &agents.headings,
-        &agents.colors,
+        &agents.pos,
+        &agents.heading,
+        &agents.color,
         instances,
     );
     let cull = t1.elapsed().as_secs_f64() * 1000.0;

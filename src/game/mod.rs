@@ -1,11 +1,10 @@
 //! The game state and its fixed-step update: plain data, driven by input, never by the window.
 pub mod clock;
-pub mod markers;
 
+use crate::crowd::{Crowd, StepInputs};
 use crate::level::{Level, LevelError};
 use crate::view::camera::{CameraInput, CameraRig};
 use clock::{FixedStepClock, FrameSteps};
-use markers::Markers;
 
 /// Simulation steps per second.
 pub const SIM_RATE: f64 = 60.0;
@@ -31,6 +30,8 @@ pub enum Action {
     ResetCamera,
     ToggleHelp,
     TogglePerfPanel,
+    /// Startle the people around the point the camera looks at.
+    Disturb,
 }
 
 /// Switches the performance lab flips at run time; they outlive level reloads.
@@ -63,20 +64,23 @@ pub struct Game {
     scenery_version: u64,
     pub clock: FixedStepClock,
     pub camera: CameraRig,
-    pub agents: Markers,
+    pub agents: Crowd,
     reload_error: Option<LevelError>,
     reload_count: u32,
     sim_time: f64,
     pub show_help: bool,
     pub show_perf_panel: bool,
     pub toggles: RenderToggles,
+    pending_disturbance: Option<glam::Vec2>,
 }
 
 impl Game {
     pub fn new(level: Level, options: GameOptions) -> Self {
         let camera = CameraRig::from_start(&level.camera);
+        let seed = options.seed.unwrap_or(level.crowd.seed);
+        let count = options.crowd.unwrap_or(level.crowd.count) as usize;
         let mut game = Game {
-            agents: Markers::default(),
+            agents: Crowd::from_level(&level, count, seed),
             level,
             options,
             scenery_version: 0,
@@ -88,8 +92,9 @@ impl Game {
             show_help: false,
             show_perf_panel: false,
             toggles: RenderToggles::default(),
+            pending_disturbance: None,
         };
-        game.rebuild_world();
+        game.scenery_version = 1;
         game
     }
 
@@ -124,8 +129,7 @@ impl Game {
             return;
         }
         self.options.crowd = Some(count);
-        let seed = self.options.seed.unwrap_or(self.level.crowd.seed);
-        self.agents = Markers::spawn(&self.level, count as usize, seed);
+        self.agents.set_count(count as usize);
     }
 
     pub fn shadows_enabled(&self) -> bool {
@@ -134,7 +138,7 @@ impl Game {
 
     fn rebuild_world(&mut self) {
         let seed = self.options.seed.unwrap_or(self.level.crowd.seed);
-        self.agents = Markers::spawn(&self.level, self.crowd_count(), seed);
+        self.agents = Crowd::from_level(&self.level, self.crowd_count(), seed);
         self.scenery_version += 1;
     }
 
@@ -165,6 +169,10 @@ impl Game {
                 Action::ResetCamera => self.camera = CameraRig::from_start(&self.level.camera),
                 Action::ToggleHelp => self.show_help = !self.show_help,
                 Action::TogglePerfPanel => self.show_perf_panel = !self.show_perf_panel,
+                Action::Disturb => {
+                    let focus = self.camera.shadow_focus().0;
+                    self.pending_disturbance = Some(glam::Vec2::new(focus.x, focus.z));
+                }
             }
         }
         // The camera answers in wall time: it must stay usable while the world is paused.
@@ -182,6 +190,12 @@ impl Game {
     }
 
     fn step(&mut self, dt: f32) {
+        let inputs = StepInputs {
+            hero_position: None,
+            hero_velocity: glam::Vec2::ZERO,
+            disturbance: self.pending_disturbance.take(),
+        };
+        self.agents.step(dt, &inputs);
         self.sim_time += dt as f64;
     }
 }

@@ -19,7 +19,8 @@ pub const HELP: &[&str] = &[
     "Orbit camera: left-drag orbit, right-drag pan, wheel zoom, WASD/arrows move, Q/E down/up",
     "Fly camera: hold a mouse button to look, WASD move, Q/E down/up, wheel speed, Shift faster",
     "C switch orbit/fly   Home reset camera   Space/P pause   N single step (paused)",
-    "[ slower   ] faster   Backspace normal speed   F1/H this help   Esc quit",
+    "[ slower   ] faster   Backspace normal speed   X startle people at the camera's focus",
+    "Tab performance lab   F1/H this help   Esc quit",
     "Edit the level file while playing: changes apply within a second.",
 ];
 

@@ -1,0 +1,307 @@
+//! The per-agent state machine: what to do next, what happens on arrival, how long activities
+//! last. Weights and durations come from the level's `crowd.behaviour`.
+//!
+//! | state | enters when | leaves when |
+//! |---|---|---|
+//! | Walking | a plan is chosen | the goal is reached → the plan's activity |
+//! | Lingering / Sitting / WatchingFountain | arrived at a POI of that activity | its timer runs out → new plan |
+//! | Queuing | arrived at a Queue POI | served at the front of the line → new plan |
+//! | Scattering | a disturbance within its radius | calm-down timer runs out → new plan |
+//! | Idle | a fixed goal reached, or nothing reachable | a new plan (not for fixed goals) |
+
+use glam::Vec2;
+
+use super::{next_random, AgentState, Crowd, Plan, StepInputs, BODY_RADIUS};
+use crate::level::{Activity, ObstacleKind, Range};
+
+/// Metres from the goal that count as arrived.
+const ARRIVE: f32 = 0.6;
+/// Spacing between people in a queue.
+const QUEUE_SPACING: f32 = 0.75;
+
+fn draw(range: &Range, r: f32) -> f32 {
+    range.min + (range.max - range.min) * r
+}
+
+impl Crowd {
+    fn rand(&mut self, i: usize) -> f32 {
+        next_random(&mut self.rng_state[i])
+    }
+
+    /// Frees the agent's place at a point of interest or in a queue.
+    pub(super) fn release_place(&mut self, i: usize) {
+        if let super::Plan::Poi(p) = self.plan[i] {
+            let p = p as usize;
+            if let Some(q) = self.queues.get_mut(p) {
+                q.retain(|&a| a as usize != i);
+            }
+            if let Some(o) = self.poi_occupancy.get_mut(p) {
+                *o = o.saturating_sub(1);
+            }
+        }
+        self.plan[i] = Plan::Wander;
+    }
+
+    /// Picks the agent's next plan by the level's weights: a point of interest (by weight, among
+    /// those with room), a named path, or a stroll to a random free spot.
+    pub(super) fn choose_plan(&mut self, i: usize) {
+        let b = self.level.crowd.behaviour.clone();
+        let pois_free: f32 = self
+            .level
+            .points_of_interest
+            .iter()
+            .enumerate()
+            .filter(|(k, p)| self.poi_occupancy[*k] < p.capacity)
+            .map(|(_, p)| p.weight.max(0.0))
+            .sum();
+        let w_poi = if pois_free > 0.0 {
+            b.linger_weight
+        } else {
+            0.0
+        };
+        let w_path = if self.level.paths.is_empty() {
+            0.0
+        } else {
+            b.follow_path_weight
+        };
+        let w_stroll = b.stroll_weight.max(0.0);
+        let total = w_poi.max(0.0) + w_path.max(0.0) + w_stroll;
+        let r = self.rand(i) * total.max(1e-6);
+        self.state[i] = AgentState::Walking;
+        self.look_at[i] = None;
+        if r < w_poi {
+            let mut pick = self.rand(i) * pois_free;
+            let mut chosen = None;
+            for (k, p) in self.level.points_of_interest.iter().enumerate() {
+                if self.poi_occupancy[k] >= p.capacity {
+                    continue;
+                }
+                pick -= p.weight.max(0.0);
+                if pick <= 0.0 {
+                    chosen = Some(k);
+                    break;
+                }
+            }
+            if let Some(k) = chosen {
+                self.poi_occupancy[k] += 1;
+                self.plan[i] = Plan::Poi(k as u32);
+                let poi = &self.level.points_of_interest[k];
+                let (pos, radius) = (poi.position, poi.radius);
+                let a = self.rand(i) * std::f32::consts::TAU;
+                let d = self.rand(i).sqrt() * radius;
+                let spot = pos + Vec2::from_angle(a) * d;
+                let goal = self.obstacles.resolve(spot, BODY_RADIUS);
+                self.set_goal(i, goal);
+                return;
+            }
+        }
+        if r < w_poi + w_path {
+            let path =
+                (self.rand(i) * self.level.paths.len() as f32) as usize % self.level.paths.len();
+            // Join at the nearest waypoint and walk a few legs.
+            let pts = &self.level.paths[path].points;
+            let here = self.pos[i];
+            let next = pts
+                .iter()
+                .enumerate()
+                .min_by(|a, b| {
+                    a.1.distance_squared(here)
+                        .total_cmp(&b.1.distance_squared(here))
+                })
+                .map(|(k, _)| k)
+                .unwrap_or(0);
+            let goal = pts[next];
+            let left = 3 + (self.rand(i) * 5.0) as u32;
+            self.plan[i] = Plan::Path {
+                path: path as u32,
+                next: next as u32,
+                left,
+            };
+            self.set_goal(i, goal);
+            return;
+        }
+        self.plan[i] = Plan::Wander;
+        let spot = self.random_free_spot(i);
+        self.set_goal(i, spot);
+    }
+
+    fn random_free_spot(&mut self, i: usize) -> Vec2 {
+        let b = self.level.bounds;
+        let here = self.pos[i];
+        for _ in 0..12 {
+            // Strolls stay within about 40 m so people cross the plaza in believable legs.
+            let offset = Vec2::new(self.rand(i) * 2.0 - 1.0, self.rand(i) * 2.0 - 1.0) * 40.0;
+            let p = (here + offset).clamp(b.min + Vec2::splat(1.0), b.max - Vec2::splat(1.0));
+            if self.obstacles.is_free(p, 0.5) {
+                return p;
+            }
+        }
+        here
+    }
+
+    /// The nearest obstacle of `kind` to `p`: the fountain to watch, the kiosk a queue faces.
+    fn nearest_obstacle(&self, kind: ObstacleKind, p: Vec2) -> Option<Vec2> {
+        self.level
+            .obstacles
+            .iter()
+            .filter(|o| o.kind == kind)
+            .map(|o| o.shape.center())
+            .min_by(|a, b| a.distance_squared(p).total_cmp(&b.distance_squared(p)))
+    }
+
+    fn arrive_at_poi(&mut self, i: usize, k: u32) {
+        let b = self.level.crowd.behaviour.clone();
+        let poi = self.poi(k).clone();
+        let r = self.rand(i);
+        match poi.activity {
+            Activity::Linger => {
+                self.state[i] = AgentState::Lingering;
+                self.timer[i] = draw(&b.linger_seconds, r);
+                // Small groups face the middle of their spot: they talk to each other.
+                self.look_at[i] = Some(poi.position);
+            }
+            Activity::Sit => {
+                self.state[i] = AgentState::Sitting;
+                self.timer[i] = draw(&b.sit_seconds, r);
+                self.look_at[i] = self
+                    .nearest_obstacle(ObstacleKind::Bench, poi.position)
+                    .map(|bench| poi.position * 2.0 - bench);
+            }
+            Activity::WatchFountain => {
+                self.state[i] = AgentState::WatchingFountain;
+                self.timer[i] = draw(&b.watch_seconds, r);
+                self.look_at[i] = self.nearest_obstacle(ObstacleKind::Fountain, poi.position);
+            }
+            Activity::Queue => {
+                self.state[i] = AgentState::Queuing;
+                self.timer[i] = draw(&b.queue_service_seconds, r);
+                self.queues[k as usize].push(i as u32);
+                self.look_at[i] = self.nearest_obstacle(ObstacleKind::Kiosk, poi.position);
+            }
+        }
+    }
+
+    /// Where the agent at place `slot` of queue `k` stands: a line leading away from the kiosk.
+    fn queue_slot(&self, k: u32, slot: usize) -> Vec2 {
+        let poi = self.poi(k);
+        let away = self
+            .nearest_obstacle(ObstacleKind::Kiosk, poi.position)
+            .map(|kiosk| (poi.position - kiosk).normalize_or_zero())
+            .filter(|d| *d != Vec2::ZERO)
+            .unwrap_or(Vec2::Y);
+        poi.position + away * QUEUE_SPACING * slot as f32
+    }
+
+    pub(super) fn update_behaviour(&mut self, dt: f32, inputs: &StepInputs) {
+        let b = self.level.crowd.behaviour.clone();
+        if let Some(d) = inputs.disturbance.filter(|d| d.is_finite()) {
+            let r2 = b.disturbance_radius * b.disturbance_radius;
+            for i in 0..self.len() {
+                let away = self.pos[i] - d;
+                if away.length_squared() < r2 && self.plan[i] != Plan::Fixed {
+                    self.release_place(i);
+                    let dir = away
+                        .try_normalize()
+                        .unwrap_or(Vec2::from_angle(self.rand(i) * std::f32::consts::TAU));
+                    let target = d + dir * b.disturbance_radius * 1.6;
+                    let bounds = self.level.bounds;
+                    let goal = self.obstacles.resolve(
+                        target.clamp(bounds.min + Vec2::ONE, bounds.max - Vec2::ONE),
+                        0.5,
+                    );
+                    self.set_goal(i, goal);
+                    self.state[i] = AgentState::Scattering;
+                    self.timer[i] = b.calm_down_seconds;
+                    self.look_at[i] = None;
+                }
+            }
+        }
+        // Queues advance: each member walks to its slot; the front one is served.
+        for k in 0..self.queues.len() {
+            let line = self.queues[k].clone();
+            for (slot, &a) in line.iter().enumerate() {
+                // Queue slots stand in the open in front of the kiosk: no route needed.
+                self.goal[a as usize] = self.queue_slot(k as u32, slot);
+                self.route[a as usize].clear();
+            }
+            if let Some(&front) = line.first() {
+                let f = front as usize;
+                if self.pos[f].distance(self.goal[f]) < ARRIVE {
+                    self.timer[f] -= dt;
+                    if self.timer[f] <= 0.0 {
+                        self.release_place(f);
+                        self.choose_plan(f);
+                    }
+                }
+            }
+        }
+        let hero = inputs.hero_position.filter(|h| h.is_finite());
+        for i in 0..self.len() {
+            // Pass a waypoint once it is close or the next one is in plain sight.
+            if self.route[i].len() > 1 {
+                let p = self.pos[i];
+                if p.distance(self.route[i][0]) < 1.0 || self.nav.clear_line(p, self.route[i][1]) {
+                    self.route[i].remove(0);
+                }
+            }
+            // Notice the hero when close: look at it, and some wave.
+            if let Some(h) = hero {
+                if self.pos[i].distance(h) < b.notice_hero_distance
+                    && !matches!(self.state[i], AgentState::Scattering)
+                {
+                    self.hero_attention[i] = 1.5;
+                }
+            }
+            self.hero_attention[i] = (self.hero_attention[i] - dt).max(0.0);
+            let arrived = self.pos[i].distance(self.goal[i]) < ARRIVE;
+            match self.state[i] {
+                AgentState::Walking if arrived => match self.plan[i] {
+                    Plan::Poi(k) => self.arrive_at_poi(i, k),
+                    Plan::Path { path, next, left } => {
+                        let p = &self.level.paths[path as usize];
+                        let n = p.points.len() as u32;
+                        let next = if p.looped {
+                            Some((next + 1) % n)
+                        } else if next + 1 < n {
+                            Some(next + 1)
+                        } else {
+                            None
+                        };
+                        match next.filter(|_| left > 0) {
+                            Some(next) => {
+                                let goal = p.points[next as usize];
+                                self.set_goal(i, goal);
+                                self.plan[i] = Plan::Path {
+                                    path,
+                                    next,
+                                    left: left - 1,
+                                };
+                            }
+                            None => self.choose_plan(i),
+                        }
+                    }
+                    Plan::Wander => {
+                        // A short pause to look around before the next leg.
+                        self.state[i] = AgentState::Lingering;
+                        self.timer[i] = 1.0 + self.rand(i) * 3.0;
+                    }
+                    Plan::Fixed => self.state[i] = AgentState::Idle,
+                },
+                AgentState::Lingering | AgentState::Sitting | AgentState::WatchingFountain => {
+                    self.timer[i] -= dt;
+                    if self.timer[i] <= 0.0 {
+                        self.release_place(i);
+                        self.choose_plan(i);
+                    }
+                }
+                AgentState::Scattering => {
+                    self.timer[i] -= dt;
+                    if self.timer[i] <= 0.0 {
+                        self.choose_plan(i);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}

@@ -1,0 +1,474 @@
+//! The crowd simulation: agents in structure-of-arrays form, a spatial grid, a small behaviour
+//! state machine per agent (stroll, follow paths, linger in groups, sit, watch the fountain,
+//! queue at kiosks, react to the hero, scatter and calm down), social-force steering with hard
+//! non-overlap constraints, and per-agent animation state. Pure data: no GL.
+
+pub mod anim;
+mod behaviour;
+pub mod grid;
+pub mod nav;
+pub mod obstacles;
+mod steering;
+
+use glam::{Vec2, Vec3};
+
+use crate::level::{Level, PointOfInterest};
+use anim::{AnimState, ClipKind, ClipSpeeds};
+use grid::SpatialGrid;
+use nav::NavGrid;
+use obstacles::ObstacleField;
+
+/// Radius of a person's body disc in metres: two agents never stand closer than twice this.
+pub const BODY_RADIUS: f32 = 0.2;
+/// Route searches run per step at most; the rest walk straight meanwhile and wait their turn.
+pub const ROUTES_PER_STEP: usize = 64;
+/// Agents spawned per step while the crowd grows, so a big jump of the slider never stalls a frame.
+pub const SPAWN_PER_STEP: usize = 20_000;
+
+/// What an agent is doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AgentState {
+    /// Heading for its goal.
+    Walking,
+    /// Standing at a point of interest, chatting with whoever else is there.
+    Lingering,
+    Sitting,
+    WatchingFountain,
+    /// In a kiosk's queue; the front agent is being served.
+    Queuing,
+    /// Running away from a disturbance.
+    Scattering,
+    /// Arrived at a fixed goal (scenarios) or nothing to do.
+    Idle,
+}
+
+impl AgentState {
+    pub fn label(self) -> &'static str {
+        match self {
+            AgentState::Walking => "walking",
+            AgentState::Lingering => "lingering",
+            AgentState::Sitting => "sitting",
+            AgentState::WatchingFountain => "watching fountain",
+            AgentState::Queuing => "queuing",
+            AgentState::Scattering => "scattering",
+            AgentState::Idle => "idle",
+        }
+    }
+}
+
+/// Why an agent walks: it decides what happens on arrival.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Plan {
+    /// To a point of interest (index), holding a place there.
+    Poi(u32),
+    /// Along a named path (index), towards waypoint `next`; `left` waypoints before re-planning.
+    Path { path: u32, next: u32, left: u32 },
+    /// To a random free spot.
+    Wander,
+    /// To a fixed goal, then stay (scenarios and tools).
+    Fixed,
+}
+
+/// What the world tells the crowd each step.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct StepInputs {
+    pub hero_position: Option<Vec2>,
+    pub hero_velocity: Vec2,
+    /// A disturbance (the player's click or key) at this point this step.
+    pub disturbance: Option<Vec2>,
+}
+
+/// One agent's look: variant group, model, tint and props, picked from the level's groups.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Variant {
+    pub group: u16,
+    /// Index into `level.crowd.models`.
+    pub model: u16,
+    /// Bit per `PropKind` in the group's prop list order.
+    pub props: u16,
+}
+
+pub struct Crowd {
+    level: Level,
+    seed: u64,
+    // Structure of arrays: index i is agent i in every vector.
+    pub pos: Vec<Vec2>,
+    pub vel: Vec<Vec2>,
+    /// Radians about +Y; 0 faces -Z.
+    pub heading: Vec<f32>,
+    pub pref_speed: Vec<f32>,
+    pub goal: Vec<Vec2>,
+    /// Waypoints to the goal when an obstacle blocks the straight line (the last one is the goal).
+    pub route: Vec<Vec<Vec2>>,
+    pub state: Vec<AgentState>,
+    pub plan: Vec<Plan>,
+    /// Seconds left in the current activity.
+    pub timer: Vec<f32>,
+    /// Where the agent looks while standing (fountain, group centre, hero).
+    pub look_at: Vec<Option<Vec2>>,
+    /// Seconds the agent keeps reacting to the hero.
+    pub hero_attention: Vec<f32>,
+    pub variant: Vec<Variant>,
+    pub color: Vec<Vec3>,
+    pub anim: Vec<AnimState>,
+    rng_state: Vec<u64>,
+    // Shared state.
+    poi_occupancy: Vec<u32>,
+    /// Per queue POI: agents in line, front first.
+    queues: Vec<Vec<u32>>,
+    grid: SpatialGrid,
+    obstacles: ObstacleField,
+    nav: NavGrid,
+    /// Agents waiting for a route search, oldest first.
+    route_requests: std::collections::VecDeque<u32>,
+    new_vel: Vec<Vec2>,
+    target_count: usize,
+    pub clip_speeds: ClipSpeeds,
+    steps: u64,
+    /// Worker threads for steering; None = all cores for big crowds.
+    threads: Option<usize>,
+}
+
+/// A small, fast, seedable generator (splitmix64): each agent owns one, so what one agent draws
+/// never depends on the order others are updated in.
+pub(crate) fn next_random(state: &mut u64) -> f32 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z >> 40) as f32 / (1u64 << 24) as f32
+}
+
+fn agent_seed(seed: u64, index: usize) -> u64 {
+    let mut s = seed ^ (index as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    next_random(&mut s);
+    s
+}
+
+impl Crowd {
+    /// An empty crowd for a level; `set_count` (or `from_level`) fills it.
+    pub fn empty(level: &Level, seed: u64) -> Self {
+        let cell = (level.crowd.behaviour.personal_space * 2.0).max(1.5);
+        Crowd {
+            seed,
+            pos: Vec::new(),
+            vel: Vec::new(),
+            heading: Vec::new(),
+            pref_speed: Vec::new(),
+            goal: Vec::new(),
+            route: Vec::new(),
+            state: Vec::new(),
+            plan: Vec::new(),
+            timer: Vec::new(),
+            look_at: Vec::new(),
+            hero_attention: Vec::new(),
+            variant: Vec::new(),
+            color: Vec::new(),
+            anim: Vec::new(),
+            rng_state: Vec::new(),
+            poi_occupancy: vec![0; level.points_of_interest.len()],
+            queues: vec![Vec::new(); level.points_of_interest.len()],
+            grid: SpatialGrid::new(level.bounds.min, level.bounds.max, cell),
+            obstacles: ObstacleField::new(level, 2.0),
+            nav: NavGrid::new(level),
+            route_requests: std::collections::VecDeque::new(),
+            new_vel: Vec::new(),
+            target_count: 0,
+            clip_speeds: ClipSpeeds::default(),
+            steps: 0,
+            threads: None,
+            level: level.clone(),
+        }
+    }
+
+    /// A crowd of `count` agents spawned from the level's zones, all at once.
+    pub fn from_level(level: &Level, count: usize, seed: u64) -> Self {
+        let mut c = Crowd::empty(level, seed);
+        c.target_count = count;
+        while c.len() < count {
+            c.spawn_some(count - c.len());
+        }
+        c
+    }
+
+    /// A crowd of agents walking from given starts to fixed goals: for scenario tests and tools.
+    pub fn with_fixed_goals(level: &Level, starts_goals: &[(Vec2, Vec2)], seed: u64) -> Self {
+        let mut c = Crowd::empty(level, seed);
+        for (i, &(start, goal)) in starts_goals.iter().enumerate() {
+            c.push_agent(i, start);
+            let last = c.len() - 1;
+            c.release_place(last);
+            c.set_goal(last, goal);
+            c.plan[last] = Plan::Fixed;
+            c.state[last] = AgentState::Walking;
+        }
+        c.target_count = c.len();
+        c
+    }
+
+    pub fn len(&self) -> usize {
+        self.pos.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pos.is_empty()
+    }
+
+    pub fn level(&self) -> &Level {
+        &self.level
+    }
+
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Fixes the number of steering threads (tests prove the result does not depend on it).
+    pub fn set_threads(&mut self, threads: Option<usize>) {
+        self.threads = threads.map(|t| t.max(1));
+    }
+
+    pub(crate) fn thread_count(&self) -> usize {
+        match self.threads {
+            Some(t) => t,
+            None if self.len() >= steering::PARALLEL_FROM => std::thread::available_parallelism()
+                .map_or(1, |t| t.get())
+                .min(8),
+            None => 1,
+        }
+    }
+
+    /// Agents holding a place at each point of interest (for checks and the debug overlay).
+    pub fn poi_occupancy(&self) -> &[u32] {
+        &self.poi_occupancy
+    }
+
+    /// Agents in line at each point of interest, front first (empty for non-queue POIs).
+    pub fn queues(&self) -> &[Vec<u32>] {
+        &self.queues
+    }
+
+    /// The count the crowd is growing or shrinking towards.
+    pub fn target_count(&self) -> usize {
+        self.target_count
+    }
+
+    /// The crowd-size slider: shrinking happens at once (the highest indices leave, so the rest
+    /// keep their identity); growing is spread over steps, `SPAWN_PER_STEP` at a time.
+    pub fn set_count(&mut self, count: usize) {
+        self.target_count = count;
+        if count < self.len() {
+            for i in count..self.len() {
+                self.release_place(i);
+            }
+            for q in &mut self.queues {
+                q.retain(|&a| (a as usize) < count);
+            }
+            self.truncate(count);
+        }
+    }
+
+    pub fn state_label(&self, i: usize) -> &'static str {
+        self.state.get(i).map_or("", |s| s.label())
+    }
+
+    fn truncate(&mut self, n: usize) {
+        self.pos.truncate(n);
+        self.vel.truncate(n);
+        self.heading.truncate(n);
+        self.pref_speed.truncate(n);
+        self.goal.truncate(n);
+        self.route.truncate(n);
+        self.route_requests.retain(|&a| (a as usize) < n);
+        self.state.truncate(n);
+        self.plan.truncate(n);
+        self.timer.truncate(n);
+        self.look_at.truncate(n);
+        self.hero_attention.truncate(n);
+        self.variant.truncate(n);
+        self.color.truncate(n);
+        self.anim.truncate(n);
+        self.rng_state.truncate(n);
+    }
+
+    fn spawn_some(&mut self, wanted: usize) {
+        let zones = self.level.spawn_zones.clone();
+        let total: f32 = zones.iter().map(|z| z.weight.max(0.0)).sum();
+        if zones.is_empty() || total <= 0.0 {
+            // Nothing to spawn from: stop growing rather than loop.
+            self.target_count = self.len();
+            return;
+        }
+        for _ in 0..wanted.min(SPAWN_PER_STEP) {
+            let index = self.len();
+            let mut rng = agent_seed(self.seed, index);
+            let mut pick = next_random(&mut rng) * total;
+            let mut zone = &zones[zones.len() - 1];
+            for z in &zones {
+                pick -= z.weight.max(0.0);
+                if pick <= 0.0 {
+                    zone = z;
+                    break;
+                }
+            }
+            let mut p = zone.center;
+            for _ in 0..24 {
+                let t = Vec2::new(next_random(&mut rng), next_random(&mut rng)) * 2.0 - Vec2::ONE;
+                p = zone.center + t * zone.half_extents;
+                if self.obstacles.is_free(p, BODY_RADIUS) {
+                    break;
+                }
+            }
+            let p = self.obstacles.resolve(p, BODY_RADIUS);
+            self.push_agent(index, p.clamp(self.level.bounds.min, self.level.bounds.max));
+        }
+    }
+
+    fn push_agent(&mut self, index: usize, p: Vec2) {
+        let mut rng = agent_seed(self.seed ^ 0xA5A5, index);
+        let cr = &self.level.crowd;
+        let speed =
+            cr.walk_speed.min + (cr.walk_speed.max - cr.walk_speed.min) * next_random(&mut rng);
+        let (variant, color) = pick_variant(&self.level, &mut rng);
+        self.pos.push(p);
+        self.vel.push(Vec2::ZERO);
+        self.heading
+            .push(next_random(&mut rng) * std::f32::consts::TAU);
+        self.pref_speed.push(speed);
+        self.goal.push(p);
+        self.route.push(Vec::new());
+        self.state.push(AgentState::Walking);
+        self.plan.push(Plan::Wander);
+        self.timer.push(0.0);
+        self.look_at.push(None);
+        self.hero_attention.push(0.0);
+        self.variant.push(variant);
+        self.color.push(color);
+        // A random phase so the crowd is not in lockstep.
+        self.anim
+            .push(AnimState::new(ClipKind::Idle, next_random(&mut rng) * 4.0));
+        self.rng_state.push(rng);
+        let i = self.len() - 1;
+        self.choose_plan(i);
+    }
+
+    /// Advances the crowd by `dt` seconds.
+    pub fn step(&mut self, dt: f32, inputs: &StepInputs) {
+        let dt = if dt.is_finite() {
+            dt.clamp(0.0, 0.1)
+        } else {
+            0.0
+        };
+        if self.len() < self.target_count {
+            self.spawn_some(self.target_count - self.len());
+        }
+        if dt == 0.0 || self.is_empty() {
+            return;
+        }
+        self.grid.rebuild(&self.pos);
+        self.plan_routes();
+        self.update_behaviour(dt, inputs);
+        self.steer(dt, inputs);
+        self.integrate_and_constrain(dt, inputs);
+        self.update_heading_and_anim(dt);
+        self.steps += 1;
+    }
+
+    /// Sets an agent's goal; if an obstacle is in the way, a route search is queued and the
+    /// agent heads straight for the goal until it is done.
+    pub(crate) fn set_goal(&mut self, i: usize, goal: Vec2) {
+        self.goal[i] = goal;
+        self.route[i].clear();
+        if !self.nav.clear_line(self.pos[i], goal) {
+            self.route_requests.push_back(i as u32);
+        }
+    }
+
+    fn plan_routes(&mut self) {
+        for _ in 0..ROUTES_PER_STEP {
+            let Some(i) = self.route_requests.pop_front() else {
+                break;
+            };
+            let i = i as usize;
+            if i >= self.len() {
+                continue;
+            }
+            if let Some(route) = self.nav.route(self.pos[i], self.goal[i]) {
+                self.route[i] = route;
+            }
+        }
+    }
+
+    /// Where the agent steers now: its next waypoint, or the goal.
+    pub fn steering_target(&self, i: usize) -> Vec2 {
+        self.route[i].first().copied().unwrap_or(self.goal[i])
+    }
+
+    fn poi(&self, i: u32) -> &PointOfInterest {
+        &self.level.points_of_interest[i as usize]
+    }
+
+    /// A stable hash of the whole state, for determinism checks.
+    pub fn state_hash(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut mix = |v: u32| {
+            h ^= v as u64;
+            h = h.wrapping_mul(0x100_0000_01b3);
+        };
+        for i in 0..self.len() {
+            mix(self.pos[i].x.to_bits());
+            mix(self.pos[i].y.to_bits());
+            mix(self.vel[i].x.to_bits());
+            mix(self.vel[i].y.to_bits());
+            mix(self.heading[i].to_bits());
+            mix(self.state[i] as u32);
+            mix(self.anim[i].time_a.to_bits());
+        }
+        h
+    }
+}
+
+fn pick_variant(level: &Level, rng: &mut u64) -> (Variant, Vec3) {
+    let groups = &level.crowd.variant_groups;
+    let total: f32 = groups.iter().map(|g| g.weight.max(0.0)).sum();
+    let mut pick = next_random(rng) * total;
+    let mut gi = groups.len().saturating_sub(1);
+    for (k, g) in groups.iter().enumerate() {
+        pick -= g.weight.max(0.0);
+        if pick <= 0.0 {
+            gi = k;
+            break;
+        }
+    }
+    let Some(g) = groups.get(gi) else {
+        return (Variant::default(), Vec3::splat(0.6));
+    };
+    let name = if g.models.is_empty() {
+        None
+    } else {
+        g.models
+            .get((next_random(rng) * g.models.len() as f32) as usize % g.models.len())
+    };
+    let model = name
+        .and_then(|n| level.crowd.models.iter().position(|m| &m.name == n))
+        .unwrap_or(0);
+    let color = if g.tints.is_empty() {
+        Vec3::splat(0.6)
+    } else {
+        g.tints[(next_random(rng) * g.tints.len() as f32) as usize % g.tints.len()]
+    };
+    let mut props = 0u16;
+    for (k, p) in g.props.iter().enumerate().take(16) {
+        if next_random(rng) < p.chance {
+            props |= 1 << k;
+        }
+    }
+    (
+        Variant {
+            group: gi as u16,
+            model: model as u16,
+            props,
+        },
+        color,
+    )
+}

@@ -1,0 +1,186 @@
+//! Route finding around obstacles: most goals in a plaza are in plain sight and need nothing;
+//! when an obstacle blocks the straight line, A* on a 1 m occupancy grid finds a way and
+//! string-pulling turns it into a few waypoints.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use glam::Vec2;
+
+use crate::level::validate::segment_hits_obstacle;
+use crate::level::{Level, Shape};
+
+use super::obstacles::signed_distance;
+
+pub struct NavGrid {
+    shapes: Vec<Shape>,
+    origin: Vec2,
+    cell: f32,
+    cols: usize,
+    rows: usize,
+    blocked: Vec<bool>,
+}
+
+/// Clearance kept from obstacle edges when routing (metres): a body radius and a little air.
+const CLEARANCE: f32 = 0.45;
+
+impl NavGrid {
+    pub fn new(level: &Level) -> Self {
+        let cell = 1.0;
+        let size = level.bounds.size();
+        let cols = ((size.x / cell).ceil() as usize).clamp(1, 2048);
+        let rows = ((size.y / cell).ceil() as usize).clamp(1, 2048);
+        let shapes: Vec<Shape> = level.obstacles.iter().map(|o| o.shape).collect();
+        let mut blocked = vec![false; cols * rows];
+        for s in &shapes {
+            let c = s.center();
+            let r = s.bounding_radius() + CLEARANCE + cell;
+            let lo = ((c - Vec2::splat(r) - level.bounds.min) / cell)
+                .floor()
+                .max(Vec2::ZERO);
+            let hi = ((c + Vec2::splat(r) - level.bounds.min) / cell).ceil();
+            for y in lo.y as usize..(hi.y as usize).min(rows) {
+                for x in lo.x as usize..(hi.x as usize).min(cols) {
+                    let p = level.bounds.min + Vec2::new(x as f32 + 0.5, y as f32 + 0.5) * cell;
+                    if signed_distance(s, p).0 < CLEARANCE {
+                        blocked[y * cols + x] = true;
+                    }
+                }
+            }
+        }
+        NavGrid {
+            shapes,
+            origin: level.bounds.min,
+            cell,
+            cols,
+            rows,
+            blocked,
+        }
+    }
+
+    /// True when nothing stands between a and b.
+    pub fn clear_line(&self, a: Vec2, b: Vec2) -> bool {
+        !self.shapes.iter().any(|s| {
+            // Cheap reject: the obstacle's circle is far from the segment's box.
+            let r = s.bounding_radius() + CLEARANCE;
+            let c = s.center();
+            if c.x + r < a.x.min(b.x)
+                || c.x - r > a.x.max(b.x)
+                || c.y + r < a.y.min(b.y)
+                || c.y - r > a.y.max(b.y)
+            {
+                return false;
+            }
+            segment_hits_obstacle(s, a, b)
+        })
+    }
+
+    fn cell_of(&self, p: Vec2) -> (usize, usize) {
+        let q = ((p - self.origin) / self.cell).floor();
+        (
+            (q.x.max(0.0) as usize).min(self.cols - 1),
+            (q.y.max(0.0) as usize).min(self.rows - 1),
+        )
+    }
+
+    fn centre(&self, x: usize, y: usize) -> Vec2 {
+        self.origin + Vec2::new(x as f32 + 0.5, y as f32 + 0.5) * self.cell
+    }
+
+    /// Waypoints from `from` to `to` (ending at `to`), or None when no route exists.
+    /// With a clear straight line the route is just `[to]`.
+    pub fn route(&self, from: Vec2, to: Vec2) -> Option<Vec<Vec2>> {
+        if self.clear_line(from, to) {
+            return Some(vec![to]);
+        }
+        let (sx, sy) = self.cell_of(from);
+        let (gx, gy) = self.cell_of(to);
+        let idx = |x: usize, y: usize| y * self.cols + x;
+        let goal = idx(gx, gy);
+        let h = |x: usize, y: usize| {
+            let dx = (x as f32 - gx as f32).abs();
+            let dy = (y as f32 - gy as f32).abs();
+            // Octile distance, in tenths so costs stay integers.
+            ((dx.max(dy) - dx.min(dy)) * 10.0 + dx.min(dy) * 14.0) as u32
+        };
+        let mut g = vec![u32::MAX; self.cols * self.rows];
+        let mut came = vec![u32::MAX; self.cols * self.rows];
+        let mut open = BinaryHeap::new();
+        g[idx(sx, sy)] = 0;
+        open.push(Reverse((h(sx, sy), idx(sx, sy) as u32)));
+        let mut expanded = 0;
+        while let Some(Reverse((_, cur))) = open.pop() {
+            let cur = cur as usize;
+            if cur == goal {
+                break;
+            }
+            expanded += 1;
+            if expanded > 60_000 {
+                return None;
+            }
+            let (cx, cy) = (cur % self.cols, cur / self.cols);
+            for (dx, dy, cost) in [
+                (1i32, 0i32, 10u32),
+                (-1, 0, 10),
+                (0, 1, 10),
+                (0, -1, 10),
+                (1, 1, 14),
+                (1, -1, 14),
+                (-1, 1, 14),
+                (-1, -1, 14),
+            ] {
+                let (nx, ny) = (cx as i32 + dx, cy as i32 + dy);
+                if nx < 0 || ny < 0 || nx >= self.cols as i32 || ny >= self.rows as i32 {
+                    continue;
+                }
+                let (nx, ny) = (nx as usize, ny as usize);
+                let n = idx(nx, ny);
+                // The start and goal cells may touch an obstacle's clearance; everything between may not.
+                if self.blocked[n] && n != goal {
+                    continue;
+                }
+                // No corner cutting between two blocked cells.
+                if dx != 0 && dy != 0 && (self.blocked[idx(cx, ny)] || self.blocked[idx(nx, cy)]) {
+                    continue;
+                }
+                let ng = g[cur].saturating_add(cost);
+                if ng < g[n] {
+                    g[n] = ng;
+                    came[n] = cur as u32;
+                    open.push(Reverse((ng + h(nx, ny), n as u32)));
+                }
+            }
+        }
+        if g[goal] == u32::MAX {
+            return None;
+        }
+        let mut cells = vec![goal];
+        let mut c = goal;
+        while came[c] != u32::MAX {
+            c = came[c] as usize;
+            cells.push(c);
+        }
+        cells.reverse();
+        // String pulling: keep only the waypoints where the straight line breaks.
+        let mut points: Vec<Vec2> = cells
+            .iter()
+            .map(|&c| self.centre(c % self.cols, c / self.cols))
+            .collect();
+        if let Some(last) = points.last_mut() {
+            *last = to;
+        }
+        let mut route = Vec::new();
+        let mut anchor = from;
+        let mut k = 0;
+        while k < points.len() {
+            let mut far = k;
+            while far + 1 < points.len() && self.clear_line(anchor, points[far + 1]) {
+                far += 1;
+            }
+            route.push(points[far]);
+            anchor = points[far];
+            k = far + 1;
+        }
+        Some(route)
+    }
+}
