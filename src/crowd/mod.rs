@@ -21,7 +21,9 @@ use obstacles::ObstacleField;
 /// Radius of a person's body disc in metres: two agents never stand closer than twice this.
 pub const BODY_RADIUS: f32 = 0.2;
 /// Route searches run per step at most; the rest walk straight meanwhile and wait their turn.
-pub const ROUTES_PER_STEP: usize = 64;
+pub const ROUTES_PER_STEP: usize = 8;
+/// People per m² a spawn zone takes before further agents spill over the whole plaza.
+pub const MAX_SPAWN_DENSITY: f32 = 1.5;
 /// Agents spawned per step while the crowd grows, so a big jump of the slider never stalls a frame.
 pub const SPAWN_PER_STEP: usize = 20_000;
 
@@ -116,7 +118,11 @@ pub struct Crowd {
     poi_occupancy: Vec<u32>,
     /// Per queue POI: agents in line, front first.
     queues: Vec<Vec<u32>>,
+    /// Cells as wide as the steering look-ahead.
     grid: SpatialGrid,
+    /// 1 m cells for the non-overlap pass: small enough to visit few bodies, big enough that
+    /// the cell array stays in cache on a 600 m field.
+    fine_grid: SpatialGrid,
     obstacles: ObstacleField,
     nav: NavGrid,
     /// Agents waiting for a route search, oldest first.
@@ -149,7 +155,8 @@ fn agent_seed(seed: u64, index: usize) -> u64 {
 impl Crowd {
     /// An empty crowd for a level; `set_count` (or `from_level`) fills it.
     pub fn empty(level: &Level, seed: u64) -> Self {
-        let cell = (level.crowd.behaviour.personal_space * 2.0).max(1.5);
+        let cell =
+            steering::LOOK_AHEAD.max(level.crowd.behaviour.personal_space + 2.0 * BODY_RADIUS);
         Crowd {
             seed,
             pos: Vec::new(),
@@ -170,6 +177,7 @@ impl Crowd {
             poi_occupancy: vec![0; level.points_of_interest.len()],
             queues: vec![Vec::new(); level.points_of_interest.len()],
             grid: SpatialGrid::new(level.bounds.min, level.bounds.max, cell),
+            fine_grid: SpatialGrid::new(level.bounds.min, level.bounds.max, 1.0),
             obstacles: ObstacleField::new(level, 2.0),
             nav: NavGrid::new(level),
             route_requests: std::collections::VecDeque::new(),
@@ -311,10 +319,20 @@ impl Crowd {
                     break;
                 }
             }
-            let mut p = zone.center;
+            // A zone's share of the first `index` agents must fit it; past that, the extra people
+            // spread over the whole plaza instead of piling up in a street end.
+            let area = 4.0 * zone.half_extents.x * zone.half_extents.y;
+            let share = index as f32 * zone.weight.max(0.0) / total;
+            let (centre, half) = if share > area * MAX_SPAWN_DENSITY {
+                let b = self.level.bounds;
+                (b.center(), b.size() * 0.5 - Vec2::splat(BODY_RADIUS))
+            } else {
+                (zone.center, zone.half_extents)
+            };
+            let mut p = centre;
             for _ in 0..24 {
                 let t = Vec2::new(next_random(&mut rng), next_random(&mut rng)) * 2.0 - Vec2::ONE;
-                p = zone.center + t * zone.half_extents;
+                p = centre + t * half;
                 if self.obstacles.is_free(p, BODY_RADIUS) {
                     break;
                 }
@@ -366,6 +384,7 @@ impl Crowd {
             return;
         }
         self.grid.rebuild(&self.pos);
+        self.fine_grid.rebuild(&self.pos);
         self.plan_routes();
         self.update_behaviour(dt, inputs);
         self.steer(dt, inputs);

@@ -19,6 +19,11 @@ pub struct NavGrid {
     cols: usize,
     rows: usize,
     blocked: Vec<bool>,
+    // Search scratch, reused: a cell's cost is valid only when its stamp is this search's.
+    cost: Vec<u32>,
+    came: Vec<u32>,
+    stamp: Vec<u32>,
+    search: u32,
 }
 
 /// Clearance kept from obstacle edges when routing (metres): a body radius and a little air.
@@ -48,6 +53,7 @@ impl NavGrid {
                 }
             }
         }
+        let n = cols * rows;
         NavGrid {
             shapes,
             origin: level.bounds.min,
@@ -55,6 +61,10 @@ impl NavGrid {
             cols,
             rows,
             blocked,
+            cost: vec![u32::MAX; n],
+            came: vec![u32::MAX; n],
+            stamp: vec![0; n],
+            search: 0,
         }
     }
 
@@ -89,7 +99,7 @@ impl NavGrid {
 
     /// Waypoints from `from` to `to` (ending at `to`), or None when no route exists.
     /// With a clear straight line the route is just `[to]`.
-    pub fn route(&self, from: Vec2, to: Vec2) -> Option<Vec<Vec2>> {
+    pub fn route(&mut self, from: Vec2, to: Vec2) -> Option<Vec<Vec2>> {
         if self.clear_line(from, to) {
             return Some(vec![to]);
         }
@@ -103,9 +113,31 @@ impl NavGrid {
             // Octile distance, in tenths so costs stay integers.
             ((dx.max(dy) - dx.min(dy)) * 10.0 + dx.min(dy) * 14.0) as u32
         };
-        let mut g = vec![u32::MAX; self.cols * self.rows];
-        let mut came = vec![u32::MAX; self.cols * self.rows];
+        self.search = self.search.wrapping_add(1);
+        if self.search == 0 {
+            // Stamps wrapped: clear them once so no stale cell looks current.
+            self.stamp.fill(0);
+            self.search = 1;
+        }
+        let search = self.search;
+        let (cols, rows) = (self.cols, self.rows);
+        let NavGrid {
+            cost: g,
+            came,
+            stamp,
+            blocked,
+            ..
+        } = self;
+        let mut visit = |c: usize, g: &mut Vec<u32>, came: &mut Vec<u32>| {
+            if stamp[c] != search {
+                stamp[c] = search;
+                g[c] = u32::MAX;
+                came[c] = u32::MAX;
+            }
+        };
         let mut open = BinaryHeap::new();
+        visit(idx(sx, sy), g, came);
+        visit(goal, g, came);
         g[idx(sx, sy)] = 0;
         open.push(Reverse((h(sx, sy), idx(sx, sy) as u32)));
         let mut expanded = 0;
@@ -115,10 +147,10 @@ impl NavGrid {
                 break;
             }
             expanded += 1;
-            if expanded > 60_000 {
+            if expanded > 12_000 {
                 return None;
             }
-            let (cx, cy) = (cur % self.cols, cur / self.cols);
+            let (cx, cy) = (cur % cols, cur / cols);
             for (dx, dy, cost) in [
                 (1i32, 0i32, 10u32),
                 (-1, 0, 10),
@@ -130,19 +162,20 @@ impl NavGrid {
                 (-1, -1, 14),
             ] {
                 let (nx, ny) = (cx as i32 + dx, cy as i32 + dy);
-                if nx < 0 || ny < 0 || nx >= self.cols as i32 || ny >= self.rows as i32 {
+                if nx < 0 || ny < 0 || nx >= cols as i32 || ny >= rows as i32 {
                     continue;
                 }
                 let (nx, ny) = (nx as usize, ny as usize);
                 let n = idx(nx, ny);
                 // The start and goal cells may touch an obstacle's clearance; everything between may not.
-                if self.blocked[n] && n != goal {
+                if blocked[n] && n != goal {
                     continue;
                 }
                 // No corner cutting between two blocked cells.
-                if dx != 0 && dy != 0 && (self.blocked[idx(cx, ny)] || self.blocked[idx(nx, cy)]) {
+                if dx != 0 && dy != 0 && (blocked[idx(cx, ny)] || blocked[idx(nx, cy)]) {
                     continue;
                 }
+                visit(n, g, came);
                 let ng = g[cur].saturating_add(cost);
                 if ng < g[n] {
                     g[n] = ng;
@@ -154,6 +187,7 @@ impl NavGrid {
         if g[goal] == u32::MAX {
             return None;
         }
+        let came = &self.came;
         let mut cells = vec![goal];
         let mut c = goal;
         while came[c] != u32::MAX {

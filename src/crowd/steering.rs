@@ -22,7 +22,7 @@ const OBSTACLE_PUSH: f32 = 5.0;
 const OBSTACLE_RANGE: f32 = 0.3;
 const MAX_ACCEL: f32 = 4.0;
 /// How far ahead a walker reacts to people in its way (m) and how hard it veers right (m/s²).
-const LOOK_AHEAD: f32 = 2.5;
+pub(super) const LOOK_AHEAD: f32 = 1.6;
 const KEEP_RIGHT: f32 = 2.5;
 const MAX_ACCEL_SCATTER: f32 = 9.0;
 const RUN_SPEED: f32 = 3.4;
@@ -194,7 +194,7 @@ impl Crowd {
                 let p = self.pos[i];
                 let mut correction = Vec2::ZERO;
                 let pos = &self.pos;
-                self.grid.for_each_near(p, min_d, |j| {
+                self.fine_grid.for_each_near(p, min_d, |j| {
                     if j == i {
                         return;
                     }
