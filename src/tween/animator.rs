@@ -22,6 +22,10 @@ use super::spring::{Spring, SETTLE_EPS};
 use super::timeline::{StaggerFrom, Step, Timeline};
 use super::track::{distance, EasedTrack, SpringTrack, Track};
 
+/// Slack for comparing times: offsets and durations arrive as f32, the clock is f64, and a
+/// step scheduled at 0.5 s must not wait a frame because 0.5f32 summed differently.
+const TIME_EPS: f64 = 1e-6;
+
 /// How a channel follows a slider drag once rapid writes are detected.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum SliderFollow {
@@ -521,7 +525,11 @@ impl<K: Eq + Hash + Clone + fmt::Debug> Animator<K> {
         let now = self.now;
         let ch = &mut self.channels[i];
         ch.writes.push_back(now);
-        while ch.writes.front().is_some_and(|&t| now - t > window + 1e-9) {
+        while ch
+            .writes
+            .front()
+            .is_some_and(|&t| now - t > window + TIME_EPS)
+        {
             ch.writes.pop_front();
         }
         while ch.writes.len() > needed {
@@ -753,7 +761,7 @@ impl<K: Eq + Hash + Clone + fmt::Debug> Animator<K> {
         let now = self.now;
         self.changed.clear();
 
-        let due = self.pending.partition_point(|p| p.at <= now + 1e-9);
+        let due = self.pending.partition_point(|p| p.at <= now + TIME_EPS);
         let starting: Vec<Pending> = self.pending.drain(..due).collect();
         for p in starting {
             self.start_track(
@@ -787,7 +795,7 @@ impl<K: Eq + Hash + Clone + fmt::Debug> Animator<K> {
         let pending = &self.pending;
         let events = &mut self.events;
         self.timelines.retain(|(id, end)| {
-            let over = *end <= now + 1e-9 && !pending.iter().any(|p| p.timeline == *id);
+            let over = *end <= now + TIME_EPS && !pending.iter().any(|p| p.timeline == *id);
             if over {
                 events.push(AnimEvent::TimelineFinished(*id));
             }

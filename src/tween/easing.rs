@@ -196,6 +196,9 @@ impl Easing {
         let t = if t.is_nan() { 0.0 } else { t.clamp(0.0, 1.0) };
         match self {
             Easing::Linear => t,
+            // Pinned ends: cos(π/2) and friends leave 1e-16 residues that a fade would show.
+            Easing::Standard(..) | Easing::OutBack | Easing::OutBounce if t <= 0.0 => 0.0,
+            Easing::Standard(..) | Easing::OutBack | Easing::OutBounce if t >= 1.0 => 1.0,
             Easing::Standard(family, Direction::In) => family.ease_in(t),
             Easing::Standard(family, Direction::Out) => 1.0 - family.ease_in(1.0 - t),
             Easing::Standard(family, Direction::InOut) => {

@@ -26,3 +26,6 @@ pub use parse::{EasingParseError, ParseErrorKind};
 pub use path::{ArcLengthPath, PathError, PathPoint};
 pub use spring::{Spring, SpringError, SETTLE_EPS};
 pub use timeline::{stagger_offsets, StaggerFrom, Step, Timeline};
+
+#[cfg(test)]
+mod tests;

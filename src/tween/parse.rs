@@ -21,6 +21,10 @@ pub const MAX_STEPS: u32 = 10_000;
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParseErrorKind {
     Empty,
+    /// Something other than a letter where a curve name must start.
+    ExpectedName {
+        found: String,
+    },
     UnknownName {
         name: String,
         suggestion: Option<String>,
@@ -72,6 +76,12 @@ impl fmt::Display for ParseErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ParseErrorKind::Empty => write!(f, "the string is empty; allowed: {ALLOWED}"),
+            ParseErrorKind::ExpectedName { found } => {
+                write!(
+                    f,
+                    "expected a curve name, found \"{found}\"; allowed: {ALLOWED}"
+                )
+            }
             ParseErrorKind::UnknownName { name, suggestion } => {
                 write!(f, "unknown curve \"{name}\"")?;
                 if let Some(s) = suggestion {
@@ -172,7 +182,7 @@ impl<'a> Parser<'a> {
         }
         let mut end = start;
         for c in self.input[start..].chars() {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
                 end += c.len_utf8();
             } else {
                 break;
@@ -180,13 +190,7 @@ impl<'a> Parser<'a> {
         }
         if end == start {
             let found: String = self.input[start..].chars().take(1).collect();
-            return Err(self.error(
-                start,
-                ParseErrorKind::UnknownName {
-                    name: found,
-                    suggestion: None,
-                },
-            ));
+            return Err(self.error(start, ParseErrorKind::ExpectedName { found }));
         }
         let name = &self.input[start..end];
         let after_name = self.skip_ws(end);

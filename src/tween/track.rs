@@ -146,7 +146,8 @@ impl Track {
     /// Moves the track to time `now`; returns true when it has finished.
     pub fn advance(&mut self, now: f64) -> bool {
         match self {
-            Track::Eased(t) => now >= t.start + t.duration,
+            // Same slack as the scheduler's: f32 offsets and an f64 clock.
+            Track::Eased(t) => now + 1e-6 >= t.start + t.duration,
             Track::Spring(s) => {
                 let dt = (now - s.time).max(0.0);
                 let mut settled = true;
