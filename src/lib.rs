@@ -1,2 +1,3 @@
 pub mod level;
 pub mod tween;
+pub mod ui;
