@@ -259,7 +259,7 @@ pub fn draw_curve_preview(
         let p = plot.to_screen(t, easing.eval(t));
         draw_circle(p.x, p.y, 4.0, style.text);
     }
-    draw_text(&easing.to_string(), o.x + 4.0, o.y + 14.0, 16.0, style.text);
+    draw_text(easing.to_string(), o.x + 4.0, o.y + 14.0, 16.0, style.text);
 }
 
 /// The interactive widget: reads the mouse, lets the user drag Bézier control points, draws.
