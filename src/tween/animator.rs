@@ -55,6 +55,29 @@ pub struct AnimatorOptions {
     pub min_retarget_fraction: f32,
     /// Convergence bound of spring tracks, in channel units.
     pub spring_eps: f32,
+    /// Used by [`Animator::tween`] when the channel has no transition of its own.
+    pub default_transition: Transition,
+}
+
+/// A duration and curve, declared once per channel or globally so call sites can just say
+/// "go there" (priority: call > channel > global, as in the design).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Transition {
+    /// Seconds (ignored by springs).
+    pub duration: f32,
+    pub easing: Easing,
+}
+
+impl Transition {
+    pub fn new(duration: f32, easing: Easing) -> Self {
+        Transition { duration, easing }
+    }
+}
+
+impl Default for Transition {
+    fn default() -> Self {
+        Transition::new(0.4, Easing::default())
+    }
 }
 
 impl Default for AnimatorOptions {
@@ -67,6 +90,7 @@ impl Default for AnimatorOptions {
             slider_follow: SliderFollow::Immediate,
             min_retarget_fraction: 0.15,
             spring_eps: SETTLE_EPS as f32,
+            default_transition: Transition::default(),
         }
     }
 }
@@ -79,6 +103,8 @@ pub struct ChannelSpec {
     pub color: Option<ColorSpace>,
     /// Whether rapid writes collapse into direct following (see [`AnimatorOptions`]).
     pub slider_collapse: bool,
+    /// This channel's own default for [`Animator::tween`].
+    pub transition: Option<Transition>,
 }
 
 impl ChannelSpec {
@@ -87,7 +113,14 @@ impl ChannelSpec {
             initial: initial.to_vec(),
             color: None,
             slider_collapse: true,
+            transition: None,
         }
+    }
+
+    /// Sets the channel's default transition.
+    pub fn with_transition(mut self, duration: f32, easing: Easing) -> Self {
+        self.transition = Some(Transition::new(duration, easing));
+        self
     }
 
     /// A linear-RGB(A) colour channel.
@@ -157,6 +190,7 @@ struct Channel<K> {
     target: Vec<f32>,
     color: Option<ColorSpace>,
     slider_collapse: bool,
+    transition: Option<Transition>,
     /// Times of recent writes, newest last, for slider detection.
     writes: VecDeque<f64>,
     track: Option<Track>,
@@ -280,6 +314,7 @@ impl<K: Eq + Hash + Clone + fmt::Debug> Animator<K> {
             target: spec.initial,
             color: spec.color,
             slider_collapse: spec.slider_collapse,
+            transition: spec.transition,
             writes: VecDeque::new(),
             track: None,
         });
@@ -467,6 +502,19 @@ impl<K: Eq + Hash + Clone + fmt::Debug> Animator<K> {
             collapsed,
         );
         Ok(())
+    }
+
+    /// [`Animator::tween_to`] with the channel's transition, or the global default.
+    pub fn tween<Q>(&mut self, key: &Q, target: &[f32]) -> Result<(), AnimError>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized + fmt::Debug,
+    {
+        let Transition { duration, easing } = self
+            .channel(key)
+            .and_then(|c| c.transition.clone())
+            .unwrap_or_else(|| self.options.default_transition.clone());
+        self.tween_to(key, target, duration, easing)
     }
 
     /// Like [`Animator::tween_to`] but starting from `from` (the channel jumps there first).

@@ -17,6 +17,7 @@ mod track;
 
 pub use animator::{
     AnimError, AnimEvent, Animator, AnimatorOptions, ChannelSpec, SliderFollow, TimelineId,
+    Transition,
 };
 pub use bezier::CubicBezier;
 pub use budget::{BudgetReport, Clock, Job, JobQueue, JobStatus, ManualClock, SystemClock};

@@ -347,3 +347,21 @@ fn typed_keys_and_unregister() {
     assert!(approx(a.scalar(&Key::Panel(2)).unwrap(), 0.5, 1e-6));
     assert_eq!(a.scalar(&Key::Panel(1)), Some(0.0));
 }
+
+#[test]
+fn transitions_default_per_channel_then_globally() {
+    let mut a: Animator = Animator::default();
+    a.register("global", &[0.0]).unwrap();
+    a.register_with(
+        "panel",
+        ChannelSpec::new(&[0.0]).with_transition(0.2, Easing::Linear),
+    )
+    .unwrap();
+    a.tween("global", &[1.0]).unwrap();
+    a.tween("panel", &[1.0]).unwrap();
+    a.tick(0.1);
+    assert!(approx(a.scalar("panel").unwrap(), 0.5, 1e-6));
+    // Global default: 0.4 s of easeOutCubic; a quarter of the way in is 1 - 0.75^3.
+    assert!(approx(a.scalar("global").unwrap(), 1.0 - 0.421_875, 1e-5));
+    assert!(approx(a.remaining("global").unwrap(), 0.3, 1e-6));
+}
