@@ -4,5 +4,6 @@ mod budget_tests;
 mod easing_tests;
 mod parse_tests;
 mod path_tests;
+mod recipes_tests;
 mod spring_tests;
 mod timeline_tests;
