@@ -53,7 +53,8 @@ impl Family {
             Family::Quart => t * t * t * t,
             Family::Quint => t * t * t * t * t,
             Family::Sine => 1.0 - (t * PI / 2.0).cos(),
-            // The textbook 2^(10t-10) is 1/1024 at t = 0; pin the ends so a fade really starts at 0.
+            // The textbook 2^(10t-10) is 1/1024 at t = 0; pin the ends so a fade really
+            // starts at 0.
             Family::Expo if t <= 0.0 => 0.0,
             Family::Expo if t >= 1.0 => 1.0,
             Family::Expo => (2.0f64).powf(10.0 * t - 10.0),

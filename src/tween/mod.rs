@@ -9,6 +9,8 @@ pub mod bezier;
 pub mod budget;
 pub mod color;
 pub mod easing;
+pub mod events;
+pub mod options;
 pub mod parse;
 pub mod path;
 pub mod spring;

@@ -7,8 +7,8 @@
 //! [`SETTLE_EPS`]. Checking those two numbers at one instant is not enough, because an
 //! underdamped spring passes through zero displacement at speed. Instead we use the mechanical
 //! energy `E = ½·k·x² + ½·v²`, which never increases when damping is positive
-//! (`dE/dt = -c·v²`). Once `E ≤ ½·min(k, 1)·ε²`, both `|x| ≤ ε` and `|v| ≤ ε` hold from then on,
-//! so a settled spring stays settled and every spring track ends.
+//! (`dE/dt = -c·v²`). Once `E ≤ ½·min(k, 1)·ε²`, both `|x| ≤ ε` and `|v| ≤ ε` hold from then
+//! on, so a settled spring stays settled and every spring track ends.
 
 /// Displacement and velocity bound of the convergence rule (in the animated value's units).
 pub const SETTLE_EPS: f64 = 1e-3;

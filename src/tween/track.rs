@@ -51,8 +51,8 @@ pub(crate) fn distance(a: &[f64], b: &[f64]) -> f64 {
 }
 
 impl EasedTrack {
-    /// `h(τ) = τ·(1 − τ/D)²`: h(0) = 0, h'(0) = 1, h(D) = 0, h'(D) = 0. Multiplying a velocity
-    /// by it changes the start speed without moving either endpoint or the end speed.
+    /// `h(τ) = τ·(1 − τ/D)²`: h(0) = 0, h'(0) = 1, h(D) = 0, h'(D) = 0. Multiplying a
+    /// velocity by it changes the start speed without moving either endpoint or the end speed.
     fn blend(&self, tau: f64) -> f64 {
         let u = 1.0 - tau / self.duration;
         tau * u * u
@@ -67,15 +67,26 @@ impl EasedTrack {
     }
 
     fn position(&self, at: f64) -> Vec<f64> {
+        let mut out = vec![0.0; self.to.len()];
+        self.position_each(at, |i, v| out[i] = v);
+        out
+    }
+
+    /// Hands each component's position to `put`; the per-frame path uses it to write straight
+    /// into the channel without allocating.
+    fn position_each(&self, at: f64, mut put: impl FnMut(usize, f64)) {
         if self.duration <= 0.0 {
-            return self.to.clone();
+            for (i, &v) in self.to.iter().enumerate() {
+                put(i, v);
+            }
+            return;
         }
         let tau = (at - self.start).clamp(0.0, self.duration);
         let e = self.easing.eval64(tau / self.duration);
         let h = self.blend(tau);
-        (0..self.to.len())
-            .map(|i| self.mixed(e, i) + self.correction[i] * h)
-            .collect()
+        for i in 0..self.to.len() {
+            put(i, self.mixed(e, i) + self.correction[i] * h);
+        }
     }
 
     /// Velocity of the uncorrected curve at its start, by a forward difference.
@@ -115,6 +126,19 @@ impl Track {
                 (0..s.to.len())
                     .map(|i| s.to[i] + s.spring.step(s.x[i] - s.to[i], s.v[i], dt).0)
                     .collect()
+            }
+        }
+    }
+
+    /// Writes the position at `at` into `out` (same length as the channel).
+    pub fn write_position(&self, at: f64, out: &mut [f32]) {
+        match self {
+            Track::Eased(t) => t.position_each(at, |i, v| out[i] = v as f32),
+            Track::Spring(s) => {
+                let dt = (at - s.time).max(0.0);
+                for (i, o) in out.iter_mut().enumerate() {
+                    *o = (s.to[i] + s.spring.step(s.x[i] - s.to[i], s.v[i], dt).0) as f32;
+                }
             }
         }
     }
