@@ -449,6 +449,10 @@ impl<K: Eq + Hash + Clone + fmt::Debug> Animator<K> {
             let mut probe = (*t).clone();
             !probe.advance(at)
         });
+        if ch.track.is_some() && live.is_none() {
+            // It ended between frames; report it like any other finish.
+            self.events.push(AnimEvent::Finished(ch.key.clone()));
+        }
         let (pos, vel, old_span) = match (&from, live) {
             (StartFrom::Value(v), _) => (
                 v.iter().map(|&x| x as f64).collect(),

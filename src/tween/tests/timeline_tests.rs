@@ -90,6 +90,9 @@ fn sequence_continues_from_where_the_previous_step_ended() {
     assert!((a.scalar("x").unwrap() - 0.0).abs() < 1e-5);
     while a.tick(0.1) {}
     assert_eq!(a.scalar("x"), Some(-1.0));
+    // The first step finished inside the tick that started the second; it is still reported.
+    let x = || AnimEvent::Finished("x".to_string());
+    assert_eq!(a.drain_events()[..2], [x(), x()]);
 }
 
 #[test]
