@@ -40,10 +40,11 @@ fn settle_time_is_the_first_time_the_rule_holds_and_it_keeps_holding() {
             "spring({k},{c}) settles earlier"
         );
     }
-    // Stiff, well damped springs are quick; spring(180,22) takes well under a second.
+    // spring(180,22) (damping ratio 0.82) settles in 0.9367 s, as an independent f64
+    // bisection on the same energy rule gives.
     let s = Spring::new(180.0, 22.0).unwrap();
     assert!(
-        s.settle_time() > 0.3 && s.settle_time() < 1.0,
+        (s.settle_time() - 0.936_729).abs() < 1e-5,
         "{}",
         s.settle_time()
     );
