@@ -9,5 +9,6 @@ pub mod level;
 pub mod perf;
 pub mod render;
 pub mod scenery;
+pub mod tween;
 pub mod ui;
 pub mod view;
