@@ -2,8 +2,8 @@
 
 use glam::{Vec2, Vec3};
 use macroquad::prelude::{
-    is_key_down, is_key_pressed, is_mouse_button_down, mouse_position, mouse_wheel, KeyCode,
-    MouseButton,
+    is_key_down, is_key_pressed, is_mouse_button_down, is_mouse_button_pressed, mouse_position,
+    mouse_wheel, screen_height, screen_width, KeyCode, MouseButton,
 };
 
 use crate::game::{Action, FrameInput};
@@ -13,9 +13,15 @@ use crate::view::camera::CameraInput;
 #[derive(Default)]
 pub struct InputReader {
     last_mouse: Option<Vec2>,
+    /// When and where the last left click was, to spot a double click.
+    last_click: Option<(std::time::Instant, Vec2)>,
 }
 
-const ACTION_KEYS: [(KeyCode, Action); 12] = [
+/// Two clicks closer than this in time and pixels make a double click.
+const DOUBLE_CLICK_SECONDS: f32 = 0.35;
+const DOUBLE_CLICK_PIXELS: f32 = 6.0;
+
+const ACTION_KEYS: [(KeyCode, Action); 13] = [
     (KeyCode::Space, Action::TogglePause),
     (KeyCode::P, Action::TogglePause),
     (KeyCode::N, Action::SingleStep),
@@ -28,6 +34,7 @@ const ACTION_KEYS: [(KeyCode, Action); 12] = [
     (KeyCode::H, Action::ToggleHelp),
     (KeyCode::Tab, Action::TogglePerfPanel),
     (KeyCode::X, Action::Disturb),
+    (KeyCode::G, Action::GlideToNextPoi),
 ];
 
 fn axis(neg: KeyCode, pos: KeyCode) -> f32 {
@@ -63,7 +70,24 @@ impl InputReader {
             .filter(|(key, _)| is_key_pressed(*key))
             .map(|(_, action)| *action)
             .collect();
+        let mut double_click = None;
+        if is_mouse_button_pressed(MouseButton::Left) {
+            let now = std::time::Instant::now();
+            if let Some((t, at)) = self.last_click {
+                if now.duration_since(t).as_secs_f32() < DOUBLE_CLICK_SECONDS
+                    && at.distance(mouse) < DOUBLE_CLICK_PIXELS
+                {
+                    let ndc = Vec2::new(
+                        mouse.x / screen_width() * 2.0 - 1.0,
+                        1.0 - mouse.y / screen_height() * 2.0,
+                    );
+                    double_click = Some(ndc);
+                }
+            }
+            self.last_click = Some((now, mouse));
+        }
         FrameInput {
+            double_click,
             camera: CameraInput {
                 look_delta: look,
                 pan_delta: pan,

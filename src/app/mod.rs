@@ -12,13 +12,15 @@ use macroquad::prelude::{
     screen_height, screen_width, set_default_camera, Color, KeyCode,
 };
 
-use crate::game::{Game, GameOptions};
+use crate::game::{Action, Game, GameOptions};
 use crate::level::{Level, LevelWatcher};
 use crate::perf::timings::{FrameHistory, Stage, StageTimings};
 use crate::render::{display_color, FrameParams, MarkerPath, RenderStats, Renderer};
 use crate::scenery::furniture::build_static_mesh;
+use crate::tween::Easing;
 use crate::ui::hud::{self, HudInfo};
 use crate::ui::perf_panel::PerfPanel;
+use crate::view::camera::ground_point;
 use crate::view::frustum::Frustum;
 use crate::view::light::sun_view_projection;
 use crate::view::markers::pack_visible_markers;
@@ -66,7 +68,17 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         perf_panel: show_perf_panel,
     } = setup;
     let mut game = Game::new(level, options);
-    game.show_perf_panel = show_perf_panel;
+    if show_perf_panel {
+        game.frame(
+            0.0,
+            &crate::game::FrameInput {
+                actions: vec![Action::TogglePerfPanel],
+                ..Default::default()
+            },
+        );
+        // Start fully open: a screenshot of frame 1 should show the panel.
+        let _ = game.motion.finish(&crate::game::Motion::PerfPanel);
+    }
     let mut renderer = {
         let gl = unsafe { get_internal_gl() };
         Renderer::new(gl.quad_context)?
@@ -87,6 +99,7 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
     // About five seconds at 60 fps.
     let mut history = FrameHistory::new(300);
     let mut perf_panel = PerfPanel::new(&game);
+    let pop_in = Easing::parse("easeOutBack").unwrap_or(Easing::Linear);
 
     loop {
         let frame_seconds = get_frame_time();
@@ -98,7 +111,13 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         if is_key_pressed(KeyCode::Escape) {
             break;
         }
-        let input = reader.read(game.camera.mode);
+        let mut input = reader.read(game.camera.mode);
+        if let Some(ndc) = input.double_click.take() {
+            let aspect = screen_width() / screen_height().max(1.0);
+            if let Some(p) = ground_point(&game.camera.view_projection(aspect), ndc) {
+                input.actions.push(Action::GlideTo(p));
+            }
+        }
         timings.measure(Stage::Simulation, || {
             game.frame(frame_seconds as f64, &input)
         });
@@ -135,6 +154,7 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
                 &game.agents.pos,
                 &game.agents.heading,
                 &game.agents.color,
+                |i| game.appear_scale(i, &pop_in),
                 &mut instances,
             )
         });
@@ -186,8 +206,11 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
             },
         );
         let mut crowd_changed = false;
-        if game.show_perf_panel {
-            crowd_changed = perf_panel.draw(&mut game, &timings, &stats, &history, 10.0, 130.0);
+        let shown = game.perf_panel_shown();
+        if shown > 0.001 {
+            // Slides in from the left edge as the scheduler eases it open.
+            let x = 10.0 - (1.0 - shown) * 370.0;
+            crowd_changed = perf_panel.draw(&mut game, &timings, &stats, &history, x, 130.0);
         }
         timings.add(Stage::Ui, ui_start.elapsed());
         timings.end_frame();

@@ -109,6 +109,7 @@ pub fn timed_cpu_frame(
         &agents.pos,
         &agents.heading,
         &agents.color,
+        |_| 1.0,
         instances,
     );
     let cull = t1.elapsed().as_secs_f64() * 1000.0;

@@ -3,6 +3,7 @@ pub mod clock;
 
 use crate::crowd::{Crowd, StepInputs};
 use crate::level::{Level, LevelError};
+use crate::tween::{Animator, AnimatorOptions, Easing};
 use crate::view::camera::{CameraInput, CameraRig};
 use clock::{FixedStepClock, FrameSteps};
 
@@ -19,7 +20,7 @@ pub struct GameOptions {
 }
 
 /// Discrete player commands, already decoded from keys.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Action {
     TogglePause,
     SingleStep,
@@ -32,7 +33,23 @@ pub enum Action {
     TogglePerfPanel,
     /// Startle the people around the point the camera looks at.
     Disturb,
+    /// Glide the camera to the next point of interest.
+    GlideToNextPoi,
+    /// Glide the camera to a point on the ground (a double click).
+    GlideTo(glam::Vec3),
 }
+
+/// What the game animates through the tween scheduler.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Motion {
+    /// Orbit target x, y, z and distance, gliding together.
+    CameraGlide,
+    /// 0 = performance panel hidden, 1 = shown.
+    PerfPanel,
+}
+
+/// Seconds a newly spawned person takes to pop in.
+pub const APPEAR_SECONDS: f32 = 0.45;
 
 /// Switches the performance lab flips at run time; they outlive level reloads.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -55,6 +72,9 @@ impl Default for RenderToggles {
 pub struct FrameInput {
     pub camera: CameraInput,
     pub actions: Vec<Action>,
+    /// A double click this frame, in normalised device coordinates (the app turns it into a
+    /// ground point).
+    pub double_click: Option<glam::Vec2>,
 }
 
 pub struct Game {
@@ -72,6 +92,15 @@ pub struct Game {
     pub show_perf_panel: bool,
     pub toggles: RenderToggles,
     pending_disturbance: Option<glam::Vec2>,
+    /// Every eased change on screen goes through this one scheduler (single writer).
+    pub motion: Animator<Motion>,
+    next_poi: usize,
+    /// The camera follows the glide channel until the glide ends or the player intervenes.
+    gliding: bool,
+    /// Wall-clock seconds since start, for pop-in staggering.
+    wall_time: f32,
+    /// Per agent: wall time when it finishes appearing (agents present at start: 0).
+    pub appear_until: Vec<f32>,
 }
 
 impl Game {
@@ -79,6 +108,7 @@ impl Game {
         let camera = CameraRig::from_start(&level.camera);
         let seed = options.seed.unwrap_or(level.crowd.seed);
         let count = options.crowd.unwrap_or(level.crowd.count) as usize;
+        let appear_until = vec![0.0; count];
         let mut game = Game {
             agents: Crowd::from_level(&level, count, seed),
             level,
@@ -93,7 +123,19 @@ impl Game {
             show_perf_panel: false,
             toggles: RenderToggles::default(),
             pending_disturbance: None,
+            motion: Animator::new(AnimatorOptions::default()),
+            next_poi: 0,
+            gliding: false,
+            wall_time: 0.0,
+            appear_until,
         };
+        let o = game.camera.orbit;
+        // Registering fresh keys cannot fail; a failure would only mean no glides.
+        let _ = game.motion.register(
+            Motion::CameraGlide,
+            &[o.target.x, o.target.y, o.target.z, o.distance],
+        );
+        let _ = game.motion.register(Motion::PerfPanel, &[0.0]);
         game.scenery_version = 1;
         game
     }
@@ -124,12 +166,58 @@ impl Game {
     }
 
     /// The crowd-size slider: overrides the level's count from now on (reloads keep it).
+    /// Newcomers pop in one after another over about a second rather than all at once.
     pub fn set_crowd_count(&mut self, count: u32) {
         if self.crowd_count() == count as usize {
             return;
         }
         self.options.crowd = Some(count);
         self.agents.set_count(count as usize);
+        let old = self.appear_until.len().min(count as usize);
+        self.appear_until.truncate(old);
+        let added = count as usize - old;
+        let each = (1.0 / added.max(1) as f32).min(0.02);
+        let start = self.wall_time;
+        self.appear_until
+            .extend((0..added).map(|k| start + k as f32 * each + APPEAR_SECONDS));
+    }
+
+    /// Scale 0..~1.1 of agent `i` while it pops in (easeOutBack overshoots a little), 1 after.
+    pub fn appear_scale(&self, i: usize, ease: &Easing) -> f32 {
+        match self.appear_until.get(i) {
+            Some(&until) if until > self.wall_time => {
+                let t = 1.0 - (until - self.wall_time) / APPEAR_SECONDS;
+                ease.eval(t.clamp(0.0, 1.0)).max(0.0)
+            }
+            _ => 1.0,
+        }
+    }
+
+    /// The performance panel's slide: 0 hidden, 1 fully shown.
+    pub fn perf_panel_shown(&self) -> f32 {
+        self.motion.scalar(&Motion::PerfPanel).unwrap_or(0.0)
+    }
+
+    fn glide_to(&mut self, target: glam::Vec3, distance: f32) {
+        let o = self.camera.orbit;
+        // Longer trips take longer, within reason.
+        let secs = (o.target.distance(target) / 25.0).clamp(0.6, 2.0);
+        let to = [target.x, target.y, target.z, distance];
+        if let Ok(ease) = Easing::parse("easeInOutCubic") {
+            let _ = if self.gliding {
+                // A new target mid-flight bends the glide and keeps its speed.
+                self.motion.tween_to(&Motion::CameraGlide, &to, secs, ease)
+            } else {
+                // The player may have moved the camera since: start from where it is now.
+                let from = [o.target.x, o.target.y, o.target.z, o.distance];
+                self.motion
+                    .tween_from_to(&Motion::CameraGlide, &from, &to, secs, ease)
+            };
+            self.gliding = true;
+        }
+        if self.camera.mode == crate::level::CameraMode::Fly {
+            self.camera.toggle_mode();
+        }
     }
 
     pub fn shadows_enabled(&self) -> bool {
@@ -139,6 +227,7 @@ impl Game {
     fn rebuild_world(&mut self) {
         let seed = self.options.seed.unwrap_or(self.level.crowd.seed);
         self.agents = Crowd::from_level(&self.level, self.crowd_count(), seed);
+        self.appear_until = vec![0.0; self.crowd_count()];
         self.scenery_version += 1;
     }
 
@@ -168,7 +257,30 @@ impl Game {
                 Action::ToggleCamera => self.camera.toggle_mode(),
                 Action::ResetCamera => self.camera = CameraRig::from_start(&self.level.camera),
                 Action::ToggleHelp => self.show_help = !self.show_help,
-                Action::TogglePerfPanel => self.show_perf_panel = !self.show_perf_panel,
+                Action::TogglePerfPanel => {
+                    self.show_perf_panel = !self.show_perf_panel;
+                    // Toggling mid-slide reverses from where the panel is.
+                    let (to, secs, ease) = if self.show_perf_panel {
+                        (1.0, 0.25, Easing::parse("easeOutCubic"))
+                    } else {
+                        (0.0, 0.18, Easing::parse("easeInCubic"))
+                    };
+                    if let Ok(ease) = ease {
+                        let _ = self.motion.tween_to(&Motion::PerfPanel, &[to], secs, ease);
+                    }
+                }
+                Action::GlideToNextPoi => {
+                    let pois = &self.level.points_of_interest;
+                    if !pois.is_empty() {
+                        let p = pois[self.next_poi % pois.len()].position;
+                        self.next_poi += 1;
+                        self.glide_to(glam::Vec3::new(p.x, 1.0, p.y), 18.0);
+                    }
+                }
+                Action::GlideTo(p) => {
+                    let d = self.camera.orbit.distance.min(30.0);
+                    self.glide_to(*p, d);
+                }
                 Action::Disturb => {
                     let focus = self.camera.shadow_focus().0;
                     self.pending_disturbance = Some(glam::Vec2::new(focus.x, focus.z));
@@ -181,7 +293,23 @@ impl Game {
         } else {
             0.0
         };
+        let manual = input.camera != crate::view::camera::CameraInput::default();
+        if manual && self.gliding {
+            // The player took the camera: the glide stops where it is.
+            self.motion.cancel(&Motion::CameraGlide);
+            self.gliding = false;
+        }
         self.camera.update(&input.camera, wall_dt);
+        self.wall_time += wall_dt;
+        self.motion.tick(wall_dt);
+        if self.gliding {
+            if let Some(v) = self.motion.value(&Motion::CameraGlide) {
+                self.camera.orbit.target = glam::Vec3::new(v[0], v[1], v[2]);
+                self.camera.orbit.distance = v[3];
+            }
+            // The last frame copies the exact end value, then the camera is the player's again.
+            self.gliding = self.motion.is_animating(&Motion::CameraGlide);
+        }
         let steps = self.clock.advance(frame_seconds);
         for _ in 0..steps.steps {
             self.step(self.clock.step_seconds());

@@ -20,6 +20,7 @@ pub const HELP: &[&str] = &[
     "Fly camera: hold a mouse button to look, WASD move, Q/E down/up, wheel speed, Shift faster",
     "C switch orbit/fly   Home reset camera   Space/P pause   N single step (paused)",
     "[ slower   ] faster   Backspace normal speed   X startle people at the camera's focus",
+    "G glide to the next point of interest   double-click the ground to glide there",
     "Tab performance lab   F1/H this help   Esc quit",
     "Edit the level file while playing: changes apply within a second.",
 ];

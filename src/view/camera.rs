@@ -245,6 +245,20 @@ impl CameraRig {
     }
 }
 
+/// The ground point (y = 0) under a screen position given in normalised device coordinates
+/// (-1..1, +y up); None when that ray does not hit the ground in front of the camera.
+pub fn ground_point(view_proj: &Mat4, ndc: Vec2) -> Option<Vec3> {
+    let inv = view_proj.inverse();
+    let near = inv.project_point3(Vec3::new(ndc.x, ndc.y, -1.0));
+    let far = inv.project_point3(Vec3::new(ndc.x, ndc.y, 1.0));
+    let dir = far - near;
+    if !dir.is_finite() || dir.y >= -1e-6 {
+        return None;
+    }
+    let t = -near.y / dir.y;
+    (t >= 0.0).then(|| near + dir * t)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -304,6 +318,20 @@ mod tests {
             10.0,
         );
         assert_eq!(fly.position.y, 0.3);
+    }
+
+    #[test]
+    fn the_screen_centre_picks_the_orbit_target_on_the_ground() {
+        let mut start = start();
+        start.target = Vec3::new(5.0, 0.0, -3.0);
+        let rig = CameraRig::from_start(&start);
+        let p = ground_point(&rig.view_projection(1.5), Vec2::ZERO).expect("hits the ground");
+        assert!(p.distance(start.target) < 1e-3, "{p}");
+        // Straight up into the sky: no ground.
+        assert!(
+            ground_point(&rig.view_projection(1.5), Vec2::new(0.0, 1.0)).is_none()
+                || start.pitch_deg > 25.0
+        );
     }
 
     #[test]

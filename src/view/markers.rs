@@ -16,17 +16,18 @@ pub fn pack_visible_markers(
     positions: &[Vec2],
     headings: &[f32],
     colors: &[Vec3],
+    scale_of: impl Fn(usize) -> f32,
     out: &mut Vec<f32>,
 ) -> usize {
     out.clear();
     let mut culled = 0;
     let half = MARKER_HEIGHT * 0.5;
-    for ((p, h), c) in positions.iter().zip(headings).zip(colors) {
+    for (i, ((p, h), c)) in positions.iter().zip(headings).zip(colors).enumerate() {
         if frustum.is_some_and(|f| !f.contains_sphere(Vec3::new(p.x, half, p.y), half + 0.1)) {
             culled += 1;
             continue;
         }
-        out.extend_from_slice(&[p.x, p.y, *h, 1.0, c.x, c.y, c.z]);
+        out.extend_from_slice(&[p.x, p.y, *h, scale_of(i), c.x, c.y, c.z]);
     }
     culled
 }
@@ -49,13 +50,20 @@ mod tests {
         let headings = [0.5, 1.0, 1.5];
         let colors = [Vec3::X, Vec3::Y, Vec3::Z];
         let mut out = Vec::new();
-        let culled = pack_visible_markers(None, &positions, &headings, &colors, &mut out);
+        let culled = pack_visible_markers(None, &positions, &headings, &colors, |_| 1.0, &mut out);
         assert_eq!((culled, out.len()), (0, 3 * MARKER_FLOATS));
-        let culled = pack_visible_markers(Some(&f), &positions, &headings, &colors, &mut out);
+        let culled = pack_visible_markers(
+            Some(&f),
+            &positions,
+            &headings,
+            &colors,
+            |i| i as f32,
+            &mut out,
+        );
         assert_eq!(culled, 1);
         assert_eq!(
             out,
-            vec![0.0, 0.0, 0.5, 1.0, 1.0, 0.0, 0.0, 1.0, -5.0, 1.5, 1.0, 0.0, 0.0, 1.0]
+            vec![0.0, 0.0, 0.5, 0.0, 1.0, 0.0, 0.0, 1.0, -5.0, 1.5, 2.0, 0.0, 0.0, 1.0]
         );
     }
 }
