@@ -81,6 +81,12 @@ impl SpatialGrid {
         }
     }
 
+    /// Point indices ordered cell by cell: visiting agents in this order keeps their neighbours
+    /// hot in the cache.
+    pub fn ordered(&self) -> &[u32] {
+        &self.items
+    }
+
     /// Calls `f(index)` for every point in the cells touching the disc (centre, radius); the
     /// caller filters by exact distance. Radius should not exceed the cell size for 3x3 reach.
     pub fn for_each_near(&self, centre: Vec2, radius: f32, mut f: impl FnMut(usize)) {

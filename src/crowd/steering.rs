@@ -157,24 +157,37 @@ impl Crowd {
                 personal_space: self.level.crowd.behaviour.personal_space,
             };
             let threads = self.thread_count();
+            // Agents are visited cell by cell (the grid's order), not by index: neighbouring
+            // agents share neighbours, so the positions they read stay in the cache.
+            let order = self.grid.ordered();
             if threads <= 1 {
-                for (i, v) in out.iter_mut().enumerate() {
-                    *v = frame.velocity(i);
+                for &i in order {
+                    out[i as usize] = frame.velocity(i as usize);
                 }
             } else {
-                // Each thread writes its own slice from the shared previous state: the same
-                // numbers whatever the thread count.
-                let chunk = n.div_ceil(threads);
-                std::thread::scope(|s| {
-                    for (k, part) in out.chunks_mut(chunk).enumerate() {
-                        let frame = &frame;
-                        s.spawn(move || {
-                            for (o, v) in part.iter_mut().enumerate() {
-                                *v = frame.velocity(k * chunk + o);
-                            }
-                        });
-                    }
+                // Each thread computes a run of the order from the shared previous state; the
+                // results are scattered afterwards: the same numbers whatever the thread count.
+                let chunk = order.len().div_ceil(threads);
+                let parts: Vec<Vec<Vec2>> = std::thread::scope(|s| {
+                    let handles: Vec<_> = order
+                        .chunks(chunk)
+                        .map(|run| {
+                            let frame = &frame;
+                            s.spawn(move || {
+                                run.iter().map(|&i| frame.velocity(i as usize)).collect()
+                            })
+                        })
+                        .collect();
+                    handles
+                        .into_iter()
+                        .map(|h| h.join().unwrap_or_default())
+                        .collect()
                 });
+                for (run, vels) in order.chunks(chunk).zip(parts) {
+                    for (&i, v) in run.iter().zip(vels) {
+                        out[i as usize] = v;
+                    }
+                }
             }
         }
         std::mem::swap(&mut self.vel, &mut out);
@@ -190,7 +203,9 @@ impl Crowd {
         // in index order, so deterministic.
         let min_d = 2.0 * BODY_RADIUS;
         for _ in 0..2 {
-            for i in 0..self.len() {
+            // In grid order, like steering, for cache locality; still one fixed order.
+            for k in 0..self.fine_grid.ordered().len() {
+                let i = self.fine_grid.ordered()[k] as usize;
                 let p = self.pos[i];
                 let mut correction = Vec2::ZERO;
                 let pos = &self.pos;
