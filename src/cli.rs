@@ -53,6 +53,9 @@ pub struct PlayArgs {
     /// Open the performance lab panel (Tab) at start.
     #[arg(long)]
     pub perf_panel: bool,
+    /// Show behaviour labels above nearby people (F3) at start.
+    #[arg(long)]
+    pub agent_overlay: bool,
     /// Window size in pixels, e.g. 1280x720 (each side 64 to 8192).
     #[arg(long, default_value = "1280x720", value_parser = parse_size)]
     pub size: WindowSize,

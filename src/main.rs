@@ -106,6 +106,7 @@ fn play(args: PlayArgs) -> ExitCode {
         seconds: args.seconds,
         screenshot: args.screenshot.clone(),
         perf_panel: args.perf_panel,
+        agent_overlay: args.agent_overlay,
     };
     let outcome = Arc::new(Mutex::new(PlayOutcome::default()));
     let conf = macroquad::window::Conf {

@@ -88,8 +88,14 @@ fn run(level: &Level, crowd: &mut Crowd, max_seconds: f32, stop_on_arrival: bool
     m
 }
 
+/// Writes straight to stderr, past the harness's capture, so CI logs show the metrics.
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
 fn check(name: &str, m: &Metrics, arrive_within: f32) {
-    println!(
+    say(&format!(
         "{name}: min distance between centres {:.3} m (bodies {:.2} m), deepest into an obstacle {:.3} m, \
          out of bounds {}, NaN {}, all arrived after {:?} s, p99 acceleration {:.1} m/s²",
         m.min_pair_distance,
@@ -99,7 +105,7 @@ fn check(name: &str, m: &Metrics, arrive_within: f32) {
         m.nan,
         m.arrival_seconds,
         m.p99_accel
-    );
+    ));
     assert_eq!(m.nan, 0, "{name}: NaN");
     assert_eq!(m.out_of_bounds, 0, "{name}: left the bounds");
     assert!(
@@ -199,7 +205,7 @@ fn dense_plaza_around_a_fountain() {
         crowd.step(DT, &StepInputs::default());
     }
     let m = run(&l, &mut crowd, 10.0, false);
-    println!("dense plaza: {n} agents at 5 per m²");
+    say(&format!("dense plaza: {n} agents at 5 per m²"));
     // Everyone is already near its spot: they must settle within the ten measured seconds.
     check("dense plaza (5 agents/m² around a fountain)", &m, 10.0);
 }
@@ -225,7 +231,9 @@ fn same_seed_same_state_whatever_the_thread_count() {
     let a = run(1, 300, 1000);
     let b = run(1, 300, 1000);
     let c = run(2, 300, 1000);
-    println!("determinism: hash after 1000 steps {a:016x}");
+    say(&format!(
+        "determinism: hash after 1000 steps {a:016x}, equal on 1 and 2 threads"
+    ));
     assert_eq!(a, b, "two runs differ");
     assert_eq!(a, c, "one thread and two threads differ");
     let big1 = run(1, 9000, 20);

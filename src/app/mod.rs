@@ -18,6 +18,7 @@ use crate::perf::timings::{FrameHistory, Stage, StageTimings};
 use crate::render::{display_color, FrameParams, MarkerPath, RenderStats, Renderer};
 use crate::scenery::furniture::build_static_mesh;
 use crate::tween::Easing;
+use crate::ui::agent_overlay;
 use crate::ui::hud::{self, HudInfo};
 use crate::ui::perf_panel::PerfPanel;
 use crate::view::camera::ground_point;
@@ -37,6 +38,7 @@ pub struct PlaySetup {
     pub seconds: Option<f64>,
     pub screenshot: Option<PathBuf>,
     pub perf_panel: bool,
+    pub agent_overlay: bool,
 }
 
 /// Filled in by the window loop; read by `main` after the window closes.
@@ -66,8 +68,10 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         seconds,
         screenshot,
         perf_panel: show_perf_panel,
+        agent_overlay: show_agent_overlay,
     } = setup;
     let mut game = Game::new(level, options);
+    game.show_agent_overlay = show_agent_overlay;
     if show_perf_panel {
         game.frame(
             0.0,
@@ -185,6 +189,15 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         let ui_start = Instant::now();
 
         set_default_camera();
+        if game.show_agent_overlay {
+            agent_overlay::draw(
+                &game.agents,
+                &view_proj,
+                game.camera.eye(),
+                screen_width(),
+                screen_height(),
+            );
+        }
         if notice
             .as_ref()
             .is_some_and(|(_, at)| at.elapsed() > Duration::from_secs(3))

@@ -149,7 +149,7 @@ impl Crowd {
             .min_by(|a, b| a.distance_squared(p).total_cmp(&b.distance_squared(p)))
     }
 
-    fn arrive_at_poi(&mut self, i: usize, k: u32) {
+    pub(super) fn arrive_at_poi(&mut self, i: usize, k: u32) {
         let b = self.level.crowd.behaviour.clone();
         let poi = self.poi(k).clone();
         let r = self.rand(i);

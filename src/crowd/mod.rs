@@ -190,12 +190,22 @@ impl Crowd {
         }
     }
 
-    /// A crowd of `count` agents spawned from the level's zones, all at once.
+    /// A crowd of `count` agents spawned from the level's zones, all at once. The plaza starts
+    /// mid-afternoon, not at opening time: whoever chose a point of interest is already there,
+    /// part-way through the activity.
     pub fn from_level(level: &Level, count: usize, seed: u64) -> Self {
         let mut c = Crowd::empty(level, seed);
         c.target_count = count;
         while c.len() < count {
             c.spawn_some(count - c.len());
+        }
+        for i in 0..c.len() {
+            if let Plan::Poi(k) = c.plan[i] {
+                c.pos[i] = c.goal[i];
+                c.route[i].clear();
+                c.arrive_at_poi(i, k);
+                c.timer[i] *= next_random(&mut c.rng_state[i]);
+            }
         }
         c
     }

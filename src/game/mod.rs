@@ -31,6 +31,8 @@ pub enum Action {
     ResetCamera,
     ToggleHelp,
     TogglePerfPanel,
+    /// Behaviour state labels above nearby agents.
+    ToggleAgentOverlay,
     /// Startle the people around the point the camera looks at.
     Disturb,
     /// Glide the camera to the next point of interest.
@@ -90,6 +92,7 @@ pub struct Game {
     sim_time: f64,
     pub show_help: bool,
     pub show_perf_panel: bool,
+    pub show_agent_overlay: bool,
     pub toggles: RenderToggles,
     pending_disturbance: Option<glam::Vec2>,
     /// Every eased change on screen goes through this one scheduler (single writer).
@@ -121,6 +124,7 @@ impl Game {
             sim_time: 0.0,
             show_help: false,
             show_perf_panel: false,
+            show_agent_overlay: false,
             toggles: RenderToggles::default(),
             pending_disturbance: None,
             motion: Animator::new(AnimatorOptions::default()),
@@ -257,6 +261,7 @@ impl Game {
                 Action::ToggleCamera => self.camera.toggle_mode(),
                 Action::ResetCamera => self.camera = CameraRig::from_start(&self.level.camera),
                 Action::ToggleHelp => self.show_help = !self.show_help,
+                Action::ToggleAgentOverlay => self.show_agent_overlay = !self.show_agent_overlay,
                 Action::TogglePerfPanel => {
                     self.show_perf_panel = !self.show_perf_panel;
                     // Toggling mid-slide reverses from where the panel is.

@@ -1,5 +1,6 @@
 //! Panels and overlays drawn with macroquad's 2D shapes. Each keeps its math in pure, tested
 //! functions and does the drawing in a thin layer on top.
+pub mod agent_overlay;
 pub mod curve_preview;
 pub mod hud;
 pub mod perf_panel;
