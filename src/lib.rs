@@ -1,1 +1,3 @@
 pub mod level;
+pub mod asset;
+pub mod anim;
