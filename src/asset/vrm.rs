@@ -164,14 +164,10 @@ fn read_v0(
     })
 }
 
+/// VRM 0.x colours are gamma-space; three-vrm linearises them with a plain 2.2 power, and we
+/// match it so both engines shade the same.
 fn srgb_to_linear(c: Vec3) -> Vec3 {
-    let t = |x: f32| {
-        if x <= 0.04045 {
-            x / 12.92
-        } else {
-            ((x + 0.055) / 1.055).powf(2.4)
-        }
-    };
+    let t = |x: f32| x.max(0.0).powf(2.2);
     Vec3::new(t(c.x), t(c.y), t(c.z))
 }
 
