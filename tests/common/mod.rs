@@ -1,4 +1,5 @@
 #![allow(dead_code)]
+pub mod gltf_builder;
 use std::path::PathBuf;
 use throng::asset::{load_file, SceneAsset};
 
