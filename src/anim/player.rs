@@ -18,6 +18,8 @@ pub struct AnimationPlayer {
     looping: bool,
     sample_pending: bool,
     reset_pose_on_next_sample: bool,
+    /// A seek lands clamped at the end instead of wrapping, even when looping.
+    seek_pending: bool,
     weights_scratch: Vec<f32>,
 }
 
@@ -38,6 +40,7 @@ impl AnimationPlayer {
             looping: true,
             sample_pending: false,
             reset_pose_on_next_sample: false,
+            seek_pending: false,
             weights_scratch: Vec::new(),
         }
     }
@@ -99,6 +102,7 @@ impl AnimationPlayer {
             return Err(AnimError::InvalidTime(t));
         }
         self.time = t.max(0.0);
+        self.seek_pending = true;
         self.sample_pending = true;
         Ok(())
     }
@@ -137,6 +141,10 @@ impl AnimationPlayer {
         }
         if !self.sample_pending && !pose.is_dirty() {
             return Ok(false);
+        }
+        if self.seek_pending {
+            self.time = self.time.min(duration);
+            self.seek_pending = false;
         }
         if self.time > duration {
             if self.looping && duration > 0.0 {
