@@ -48,6 +48,7 @@ pub fn parse(file: &str, bytes: &[u8], base_dir: Option<&Path>) -> Result<Loaded
         }
     }
     check_accessors(file, &doc)?;
+    check_usage(file, &doc)?;
     let images = if doc.images().len() > 0 {
         gltf::import_images(&doc, base_dir, &buffers)
             .map_err(|e| err(format!("image decoding: {e}")))?
@@ -132,6 +133,107 @@ fn check_accessors(file: &str, doc: &gltf::Document) -> Result<(), ImportError> 
                 .is_some_and(|n| n <= vv.length());
             if !ok_i || !ok_v {
                 return Err(e("sparse indices or values run past their bufferView".into()));
+            }
+        }
+    }
+    Ok(())
+}
+
+use gltf::accessor::{DataType as T, Dimensions as D};
+
+/// The crate's typed readers assume each accessor has the element type its use implies (and
+/// assert on it); a file that lies about a type must be refused before any read.
+fn check_usage(file: &str, doc: &gltf::Document) -> Result<(), ImportError> {
+    let bad = |what: String, a: &gltf::Accessor| {
+        ImportError::new(
+            file,
+            format!(
+                "{what}: accessor {} has type {:?} {:?}, which this use does not allow",
+                a.index(),
+                a.dimensions(),
+                a.data_type()
+            ),
+        )
+    };
+    let ok = |a: &gltf::Accessor, dims: &[D], types: &[T]| {
+        dims.contains(&a.dimensions()) && types.contains(&a.data_type())
+    };
+    let f32_only: &[T] = &[T::F32];
+    let unorm: &[T] = &[T::F32, T::U8, T::U16];
+    let snorm: &[T] = &[T::F32, T::I8, T::U8, T::I16, T::U16];
+    for m in doc.meshes() {
+        for p in m.primitives() {
+            let at = format!("mesh {} primitive {}", m.index(), p.index());
+            for (sem, a) in p.attributes() {
+                use gltf::Semantic as S;
+                let good = match &sem {
+                    S::Positions | S::Normals => ok(&a, &[D::Vec3], f32_only),
+                    S::Tangents => ok(&a, &[D::Vec4], f32_only),
+                    S::TexCoords(_) => ok(&a, &[D::Vec2], unorm),
+                    S::Colors(_) => ok(&a, &[D::Vec3, D::Vec4], unorm),
+                    S::Joints(_) => ok(&a, &[D::Vec4], &[T::U8, T::U16]),
+                    S::Weights(_) => ok(&a, &[D::Vec4], unorm),
+                    _ => true,
+                };
+                if !good {
+                    return Err(bad(format!("{at} attribute {sem:?}"), &a));
+                }
+            }
+            if let Some(a) = p.indices() {
+                if !ok(&a, &[D::Scalar], &[T::U8, T::U16, T::U32]) {
+                    return Err(bad(format!("{at} indices"), &a));
+                }
+            }
+            for (ti, t) in p.morph_targets().enumerate() {
+                for a in [t.positions(), t.normals(), t.tangents()].into_iter().flatten() {
+                    if !ok(&a, &[D::Vec3], f32_only) {
+                        return Err(bad(format!("{at} morph target {ti}"), &a));
+                    }
+                }
+            }
+        }
+    }
+    for sk in doc.skins() {
+        if let Some(a) = sk.inverse_bind_matrices() {
+            if !ok(&a, &[D::Mat4], f32_only) {
+                return Err(bad(format!("skin {}", sk.index()), &a));
+            }
+        }
+    }
+    let node_count = doc.nodes().len();
+    for (ai, anim) in doc.as_json().animations.iter().enumerate() {
+        for (ci, ch) in anim.channels.iter().enumerate() {
+            let at = format!("animation {ai} channel {ci}");
+            if ch.target.node.value() >= node_count {
+                return Err(ImportError::new(
+                    file,
+                    format!("{at}: target node {} does not exist", ch.target.node.value()),
+                ));
+            }
+            if ch.sampler.value() >= anim.samplers.len() {
+                return Err(ImportError::new(
+                    file,
+                    format!("{at}: sampler {} does not exist", ch.sampler.value()),
+                ));
+            }
+        }
+    }
+    for anim in doc.animations() {
+        for (ci, ch) in anim.channels().enumerate() {
+            let at = format!("animation {} channel {ci}", anim.index());
+            let input = ch.sampler().input();
+            if !ok(&input, &[D::Scalar], f32_only) {
+                return Err(bad(format!("{at} input"), &input));
+            }
+            let out = ch.sampler().output();
+            use gltf::animation::Property as P;
+            let good = match ch.target().property() {
+                P::Translation | P::Scale => ok(&out, &[D::Vec3], f32_only),
+                P::Rotation => ok(&out, &[D::Vec4], snorm),
+                P::MorphTargetWeights => ok(&out, &[D::Scalar], snorm),
+            };
+            if !good {
+                return Err(bad(format!("{at} output"), &out));
             }
         }
     }
