@@ -31,6 +31,20 @@ pub fn parse(file: &str, bytes: &[u8], base_dir: Option<&Path>) -> Result<Loaded
             return Err(err(format!("unsupported required extension \"{ext}\"")));
         }
     }
+    // The crate's own validator indexes POSITION accessors before range-checking them.
+    let root = raw.document.as_json();
+    for (mi, m) in root.meshes.iter().enumerate() {
+        for (pi, p) in m.primitives.iter().enumerate() {
+            for (sem, a) in &p.attributes {
+                if a.value() >= root.accessors.len() {
+                    return Err(err(format!(
+                        "mesh {mi} primitive {pi} attribute {sem:?}: accessor {} does not exist",
+                        a.value()
+                    )));
+                }
+            }
+        }
+    }
     drop(raw);
     let gltf = gltf::Gltf::from_slice(bytes).map_err(|e| err(format!("invalid glTF: {e}")))?;
     let doc = gltf.document;
@@ -210,10 +224,23 @@ fn check_usage(file: &str, doc: &gltf::Document) -> Result<(), ImportError> {
                     format!("{at}: target node {} does not exist", ch.target.node.value()),
                 ));
             }
+            if !matches!(ch.target.path, gltf::json::validation::Checked::Valid(_)) {
+                return Err(ImportError::new(file, format!("{at}: unknown target path")));
+            }
             if ch.sampler.value() >= anim.samplers.len() {
                 return Err(ImportError::new(
                     file,
                     format!("{at}: sampler {} does not exist", ch.sampler.value()),
+                ));
+            }
+        }
+    }
+    for (ai, anim) in doc.as_json().animations.iter().enumerate() {
+        for (si, smp) in anim.samplers.iter().enumerate() {
+            if !matches!(smp.interpolation, gltf::json::validation::Checked::Valid(_)) {
+                return Err(ImportError::new(
+                    file,
+                    format!("animation {ai} sampler {si}: unknown interpolation"),
                 ));
             }
         }
