@@ -1,3 +1,3 @@
-pub mod level;
-pub mod asset;
 pub mod anim;
+pub mod asset;
+pub mod level;

@@ -8,7 +8,11 @@ use throng::asset::inspect::pose_report;
 
 fn floats(v: &Value) -> Vec<f32> {
     v.as_array()
-        .map(|a| a.iter().map(|x| x.as_f64().unwrap_or(f64::NAN) as f32).collect())
+        .map(|a| {
+            a.iter()
+                .map(|x| x.as_f64().unwrap_or(f64::NAN) as f32)
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -17,7 +21,10 @@ fn extent(r: &Value) -> f32 {
     let mut lo = [f32::INFINITY; 3];
     let mut hi = [f32::NEG_INFINITY; 3];
     for m in r["meshes"].as_array().unwrap() {
-        let (a, b) = (floats(&m["aabb_world"]["min"]), floats(&m["aabb_world"]["max"]));
+        let (a, b) = (
+            floats(&m["aabb_world"]["min"]),
+            floats(&m["aabb_world"]["max"]),
+        );
         for k in 0..3 {
             lo[k] = lo[k].min(a[k]);
             hi[k] = hi[k].max(b[k]);
@@ -43,7 +50,10 @@ fn check(
     let mut worst = 0.0f32;
     let mut compared = 0;
     for rm in r["meshes"].as_array().unwrap() {
-        let (node, prim) = (rm["node"].as_u64().unwrap() as usize, rm["primitive"].as_u64().unwrap() as usize);
+        let (node, prim) = (
+            rm["node"].as_u64().unwrap() as usize,
+            rm["primitive"].as_u64().unwrap() as usize,
+        );
         let om = ours
             .meshes
             .iter()
@@ -51,9 +61,17 @@ fn check(
             .unwrap_or_else(|| panic!("{reference}: no mesh node {node} prim {prim}"));
         assert_eq!(om.vertex_count as u64, rm["vertex_count"].as_u64().unwrap());
         let rw = floats(&rm["morph_weights"]);
-        assert_eq!(om.morph_weights.len(), rw.len(), "{reference}: morph weight count");
+        assert_eq!(
+            om.morph_weights.len(),
+            rw.len(),
+            "{reference}: morph weight count"
+        );
         for (a, b) in om.morph_weights.iter().zip(&rw) {
-            assert!((a - b).abs() < 1e-4, "{reference}: morph weights {:?} vs {rw:?}", om.morph_weights);
+            assert!(
+                (a - b).abs() < 1e-4,
+                "{reference}: morph weights {:?} vs {rw:?}",
+                om.morph_weights
+            );
         }
         let idx: Vec<usize> = match rm.get("sample_indices").and_then(Value::as_array) {
             Some(a) => a.iter().map(|x| x.as_u64().unwrap() as usize).collect(),
@@ -61,7 +79,11 @@ fn check(
         };
         for key in ["positions_world", "positions_local"] {
             let rp = floats(&rm[key]);
-            let op = if key == "positions_world" { &om.positions_world } else { &om.positions_local };
+            let op = if key == "positions_world" {
+                &om.positions_world
+            } else {
+                &om.positions_local
+            };
             assert_eq!(rp.len(), idx.len() * 3, "{reference} {key} length");
             for (k, &v) in idx.iter().enumerate() {
                 for c in 0..3 {
@@ -83,11 +105,20 @@ fn check(
         let os = &ours.skins[si];
         for (rj, oj) in rs["joints"].as_array().unwrap().iter().zip(&os.joints) {
             assert_eq!(rj["node"].as_u64().unwrap() as usize, oj.node);
-            for (key, om) in [("world_matrix", &oj.world_matrix), ("joint_matrix", &oj.joint_matrix)] {
+            for (key, om) in [
+                ("world_matrix", &oj.world_matrix),
+                ("joint_matrix", &oj.joint_matrix),
+            ] {
                 let rm = floats(&rj[key]);
                 for c in 0..16 {
                     let d = (om[c] - rm[c]).abs();
-                    assert!(d <= tol, "{reference}: skin {si} joint node {} {key}[{c}]: ours {} ref {}", oj.node, om[c], rm[c]);
+                    assert!(
+                        d <= tol,
+                        "{reference}: skin {si} joint node {} {key}[{c}]: ours {} ref {}",
+                        oj.node,
+                        om[c],
+                        rm[c]
+                    );
                 }
             }
         }
@@ -98,7 +129,12 @@ fn check(
             let rm = floats(&rn["world_matrix"]);
             for c in 0..16 {
                 let d = (ours.nodes[n].world_matrix[c] - rm[c]).abs();
-                assert!(d <= tol, "{reference}: node {n} world[{c}]: ours {} ref {}", ours.nodes[n].world_matrix[c], rm[c]);
+                assert!(
+                    d <= tol,
+                    "{reference}: node {n} world[{c}]: ours {} ref {}",
+                    ours.nodes[n].world_matrix[c],
+                    rm[c]
+                );
             }
         }
     }
@@ -108,54 +144,134 @@ fn check(
 
 #[test]
 fn cesium_man_t0_5() {
-    check("CesiumMan.glb", "CesiumMan_c0_t0.5.json", Some(0), 0.5, &[], &[], 1e-4);
+    check(
+        "CesiumMan.glb",
+        "CesiumMan_c0_t0.5.json",
+        Some(0),
+        0.5,
+        &[],
+        &[],
+        1e-4,
+    );
 }
 
 #[test]
 fn cesium_man_rest() {
-    check("CesiumMan.glb", "CesiumMan_rest.json", None, 0.0, &[], &[], 1e-4);
+    check(
+        "CesiumMan.glb",
+        "CesiumMan_rest.json",
+        None,
+        0.0,
+        &[],
+        &[],
+        1e-4,
+    );
 }
 
 #[test]
 fn fox_walk_t0_35() {
     let scene = load("Fox.glb");
     assert_eq!(scene.find_clip("Walk"), Some(1));
-    check("Fox.glb", "Fox_c1Walk_t0.35.json", Some(1), 0.35, &[], &[], 1e-4);
+    check(
+        "Fox.glb",
+        "Fox_c1Walk_t0.35.json",
+        Some(1),
+        0.35,
+        &[],
+        &[],
+        1e-4,
+    );
 }
 
 #[test]
 fn rigged_simple_t0_8() {
-    check("RiggedSimple.glb", "RiggedSimple_c0_t0.8.json", Some(0), 0.8, &[], &[], 1e-4);
+    check(
+        "RiggedSimple.glb",
+        "RiggedSimple_c0_t0.8.json",
+        Some(0),
+        0.8,
+        &[],
+        &[],
+        1e-4,
+    );
 }
 
 #[test]
 fn simple_skin_t2_345() {
-    check("SimpleSkin.gltf", "SimpleSkin_c0_t2.345.json", Some(0), 2.345, &[], &[], 1e-3);
+    check(
+        "SimpleSkin.gltf",
+        "SimpleSkin_c0_t2.345.json",
+        Some(0),
+        2.345,
+        &[],
+        &[],
+        1e-3,
+    );
 }
 
 #[test]
 fn animated_morph_cube_t1_3456() {
-    check("AnimatedMorphCube.glb", "AnimatedMorphCube_c0_t1.3456.json", Some(0), 1.3456, &[], &[], 1e-4);
+    check(
+        "AnimatedMorphCube.glb",
+        "AnimatedMorphCube_c0_t1.3456.json",
+        Some(0),
+        1.3456,
+        &[],
+        &[],
+        1e-4,
+    );
 }
 
 #[test]
 fn simple_morph_t1_5() {
-    check("SimpleMorph.gltf", "SimpleMorph_c0_t1.5.json", Some(0), 1.5, &[], &[], 1e-4);
+    check(
+        "SimpleMorph.gltf",
+        "SimpleMorph_c0_t1.5.json",
+        Some(0),
+        1.5,
+        &[],
+        &[],
+        1e-4,
+    );
 }
 
 #[test]
 fn morph_primitives_test_w1() {
-    check("MorphPrimitivesTest.glb", "MorphPrimitivesTest_w1.json", None, 0.0, &[(1, vec![1.0])], &[], 1e-4);
+    check(
+        "MorphPrimitivesTest.glb",
+        "MorphPrimitivesTest_w1.json",
+        None,
+        0.0,
+        &[(1, vec![1.0])],
+        &[],
+        1e-4,
+    );
 }
 
 #[test]
 fn godette_rest() {
-    check("Godette_vrm_v4.vrm", "Godette_vrm_rest.json", None, 0.0, &[], &[], 1e-4);
+    check(
+        "Godette_vrm_v4.vrm",
+        "Godette_vrm_rest.json",
+        None,
+        0.0,
+        &[],
+        &[],
+        1e-4,
+    );
 }
 
 #[test]
 fn godette_blink() {
-    check("Godette_vrm_v4.vrm", "Godette_vrm_blink1.json", None, 0.0, &[], &[("blink", 1.0)], 1e-4);
+    check(
+        "Godette_vrm_v4.vrm",
+        "Godette_vrm_blink1.json",
+        None,
+        0.0,
+        &[],
+        &[("blink", 1.0)],
+        1e-4,
+    );
 }
 
 /// VAT frames of RiggedSimple through `ClipSampler` + CPU skinning, every frame at 24 fps.
@@ -167,20 +283,32 @@ fn rigged_simple_vat_frames_via_clip_sampler() {
     let rm = &r["meshes"][0];
     let node = rm["node"].as_u64().unwrap() as usize;
     let prim = &scene.meshes[scene.nodes[node].mesh.unwrap()].primitives[0];
-    let idx: Vec<usize> = rm["sample_indices"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as usize).collect();
+    let idx: Vec<usize> = rm["sample_indices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap() as usize)
+        .collect();
     let mut sampler = ClipSampler::new(&scene, node).unwrap();
     let mut palette = Vec::new();
     let mut out = Vec::new();
     let times = floats(&r["frame_times"]);
     let tol = 1e-4 * 9.0;
     for (f, &t) in times.iter().enumerate() {
-        sampler.sample(&scene.animations[0], t, &mut palette).unwrap();
+        sampler
+            .sample(&scene.animations[0], t, &mut palette)
+            .unwrap();
         skin_positions(prim, &palette, &prim.positions, &mut out);
         let rl = floats(&rm["frames_local"][f]);
         for (k, &v) in idx.iter().enumerate() {
             for c in 0..3 {
                 let d = (out[v][c] - rl[k * 3 + c]).abs();
-                assert!(d <= tol, "frame {f} vertex {v}: {} vs {}", out[v][c], rl[k * 3 + c]);
+                assert!(
+                    d <= tol,
+                    "frame {f} vertex {v}: {} vs {}",
+                    out[v][c],
+                    rl[k * 3 + c]
+                );
             }
         }
     }

@@ -28,8 +28,15 @@ fn pose_version_and_dirty_latch() {
     let mut t = *pose.local(2).unwrap();
     t.translation.x = 3.0;
     pose.set_local(2, t).unwrap();
-    assert!(pose.world(2).is_none(), "half-updated pose is never readable");
-    assert_eq!(pose.version(), 1, "setting a local does not make a new version");
+    assert!(
+        pose.world(2).is_none(),
+        "half-updated pose is never readable"
+    );
+    assert_eq!(
+        pose.version(),
+        1,
+        "setting a local does not make a new version"
+    );
     pose.update_world_matrices().unwrap();
     assert_eq!(pose.version(), 2);
     assert_eq!(pose.world(2).unwrap().w_axis.x, 3.0);
@@ -44,7 +51,10 @@ fn pose_version_and_dirty_latch() {
 fn cycle_detection_keeps_version_and_latch() {
     let parents = vec![None, Some(2), Some(1)];
     let mut pose = ScenePose::from_parts(7, parents, vec![Transform::IDENTITY; 3]);
-    assert!(matches!(pose.update_world_matrices(), Err(AnimError::Cycle(_))));
+    assert!(matches!(
+        pose.update_world_matrices(),
+        Err(AnimError::Cycle(_))
+    ));
     assert_eq!(pose.version(), 0);
     assert!(pose.world(0).is_none());
     // Parents listed after children still resolve.
@@ -66,7 +76,10 @@ fn pose_belongs_to_its_scene() {
     assert!(pose.is_for_scene(&a) && !pose.is_for_scene(&b));
     let mut p = AnimationPlayer::new();
     p.set_clip(Some(0));
-    assert_eq!(p.update(0.1, &b, &mut pose, None), Err(AnimError::WrongScene));
+    assert_eq!(
+        p.update(0.1, &b, &mut pose, None),
+        Err(AnimError::WrongScene)
+    );
 }
 
 #[test]
@@ -77,10 +90,16 @@ fn player_samples_only_when_pending() {
     p.set_clip(Some(0));
     assert!(p.update(0.0, &s, &mut pose, None).unwrap());
     let v = pose.version();
-    assert!(!p.update(0.1, &s, &mut pose, None).unwrap(), "paused: no sample");
+    assert!(
+        !p.update(0.1, &s, &mut pose, None).unwrap(),
+        "paused: no sample"
+    );
     assert_eq!(pose.version(), v);
     p.seek(0.5).unwrap();
-    assert!(p.update(0.1, &s, &mut pose, None).unwrap(), "seek while paused samples");
+    assert!(
+        p.update(0.1, &s, &mut pose, None).unwrap(),
+        "seek while paused samples"
+    );
     assert_eq!(p.time(), 0.5);
     assert!(pose.version() > v);
     let r = pose.local(2).unwrap().rotation;
@@ -97,12 +116,20 @@ fn loop_clamp_speed() {
     p.play();
     p.update(0.75, &s, &mut pose, None).unwrap();
     p.update(0.5, &s, &mut pose, None).unwrap();
-    assert!((p.time() - 0.25).abs() < 1e-6, "looping wraps: {}", p.time());
+    assert!(
+        (p.time() - 0.25).abs() < 1e-6,
+        "looping wraps: {}",
+        p.time()
+    );
     p.set_looping(false);
     p.update(2.0, &s, &mut pose, None).unwrap();
     assert_eq!(p.time(), 1.0);
     assert!(!p.is_playing(), "non-looping stops at the end");
-    assert!(p.set_speed(-1.0).is_err() && p.set_speed(f32::NAN).is_err() && p.set_speed(f32::INFINITY).is_err());
+    assert!(
+        p.set_speed(-1.0).is_err()
+            && p.set_speed(f32::NAN).is_err()
+            && p.set_speed(f32::INFINITY).is_err()
+    );
     p.set_speed(2.0).unwrap();
     p.seek(0.0).unwrap();
     p.play();
@@ -144,7 +171,11 @@ fn stop_and_clip_change_reset_to_bind_pose() {
 #[test]
 fn interpolation_modes() {
     use throng::anim::sample::{sample_quat, sample_vec3, sample_weights};
-    let step = Track { interpolation: Interpolation::Step, times: vec![0.0, 1.0], values: vec![Vec3::ZERO, Vec3::ONE] };
+    let step = Track {
+        interpolation: Interpolation::Step,
+        times: vec![0.0, 1.0],
+        values: vec![Vec3::ZERO, Vec3::ONE],
+    };
     assert_eq!(sample_vec3(&step, 0.99), Vec3::ZERO);
     assert_eq!(sample_vec3(&step, 1.0), Vec3::ONE);
     assert_eq!(sample_vec3(&step, -5.0), Vec3::ZERO);
@@ -152,7 +183,14 @@ fn interpolation_modes() {
     let cubic = Track {
         interpolation: Interpolation::CubicSpline,
         times: vec![0.0, 2.0],
-        values: vec![Vec3::ZERO, Vec3::ZERO, Vec3::X, Vec3::ZERO, Vec3::X, Vec3::ZERO],
+        values: vec![
+            Vec3::ZERO,
+            Vec3::ZERO,
+            Vec3::X,
+            Vec3::ZERO,
+            Vec3::X,
+            Vec3::ZERO,
+        ],
     };
     // s = 0.5: h00 .5, h10 .125, h01 .5, h11 -.125 → 0 + .125*2*1 + .5*1 + 0 = 0.75
     assert!((sample_vec3(&cubic, 1.0).x - 0.75).abs() < 1e-6);
@@ -160,14 +198,26 @@ fn interpolation_modes() {
     // Shortest path: keys q and -q' must not spin the long way.
     let a = Quat::from_rotation_y(0.1);
     let b = -Quat::from_rotation_y(0.3);
-    let rot = Track { interpolation: Interpolation::Linear, times: vec![0.0, 1.0], values: vec![a, b] };
+    let rot = Track {
+        interpolation: Interpolation::Linear,
+        times: vec![0.0, 1.0],
+        values: vec![a, b],
+    };
     let m = sample_quat(&rot, 0.5);
     assert!((m.length() - 1.0).abs() < 1e-6);
     assert!(m.dot(Quat::from_rotation_y(0.2)).abs() > 0.99999);
     // Unnormalised keys come out normalised.
-    let rot = Track { interpolation: Interpolation::Linear, times: vec![0.0, 1.0], values: vec![a * 1.01, a * 0.98] };
+    let rot = Track {
+        interpolation: Interpolation::Linear,
+        times: vec![0.0, 1.0],
+        values: vec![a * 1.01, a * 0.98],
+    };
     assert!((sample_quat(&rot, 0.3).length() - 1.0).abs() < 1e-6);
-    let w = Track { interpolation: Interpolation::Linear, times: vec![0.0, 1.0], values: vec![0.0, 1.0, 1.0, 0.0] };
+    let w = Track {
+        interpolation: Interpolation::Linear,
+        times: vec![0.0, 1.0],
+        values: vec![0.0, 1.0, 1.0, 0.0],
+    };
     let mut out = [0.0; 2];
     sample_weights(&w, 2, 0.25, &mut out);
     assert_eq!(out, [0.25, 0.75]);
@@ -217,7 +267,10 @@ fn morph_rebuild_from_base_and_only_on_change() {
     let mut fresh = MorphedPrimitive::default();
     apply_morph(prim, &[0.3, 0.6], &mut fresh);
     assert_eq!(mp.positions, fresh.positions);
-    let d = (prim.positions[0] + prim.morph_targets[0].position_deltas[0] * 0.3 + prim.morph_targets[1].position_deltas[0] * 0.6) - mp.positions[0];
+    let d = (prim.positions[0]
+        + prim.morph_targets[0].position_deltas[0] * 0.3
+        + prim.morph_targets[1].position_deltas[0] * 0.6)
+        - mp.positions[0];
     assert!(d.length() < 1e-6);
     assert!(mp.max_position_delta > 0.0);
     for p in &mp.positions {
@@ -259,7 +312,11 @@ fn palette_sharing_skip_and_upload_counts() {
     let mut pose = ScenePose::new(&s);
     let mut set = SkinningPaletteSet::new(&s);
     // Body: 3 primitives on one node share one palette; Face has its own.
-    let body = s.nodes.iter().position(|n| n.name.as_deref() == Some("Body")).unwrap();
+    let body = s
+        .nodes
+        .iter()
+        .position(|n| n.name.as_deref() == Some("Body"))
+        .unwrap();
     let g = set.group_index(body, 0);
     assert!(g.is_some() && g == set.group_index(body, 1) && g == set.group_index(body, 2));
     assert_eq!(set.palette_count(), 2);
@@ -268,7 +325,11 @@ fn palette_sharing_skip_and_upload_counts() {
     set.update(&s, &pose).unwrap();
     assert_eq!(set.last_upload_count(), 2);
     set.update(&s, &pose).unwrap();
-    assert_eq!(set.last_upload_count(), 0, "unchanged pose version: skipped");
+    assert_eq!(
+        set.last_upload_count(),
+        0,
+        "unchanged pose version: skipped"
+    );
     pose.reset_to_bind_pose();
     pose.update_world_matrices().unwrap();
     set.update(&s, &pose).unwrap();
@@ -316,6 +377,8 @@ fn clip_sampler_matches_player() {
     }
     // Clips of another file on the same skeleton drive this one.
     let worker = load("Worker_Female.gltf");
-    sampler.sample(&worker.animations[3], 0.2, &mut pal).unwrap();
+    sampler
+        .sample(&worker.animations[3], 0.2, &mut pal)
+        .unwrap();
     assert!(pal.iter().all(|m| m.is_finite()));
 }

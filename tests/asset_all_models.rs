@@ -24,7 +24,9 @@ fn every_model_imports_and_plays_every_clip() {
             let d = scene.animations[ci].duration;
             for k in 0..=4 {
                 player.seek(d * k as f32 / 4.0).unwrap();
-                player.update(0.0, &scene, &mut pose, Some(&mut morphs)).unwrap();
+                player
+                    .update(0.0, &scene, &mut pose, Some(&mut morphs))
+                    .unwrap();
                 palettes.update(&scene, &pose).unwrap();
                 for m in pose.world_matrices().unwrap() {
                     assert!(m.is_finite(), "{name} clip {ci}: non-finite world matrix");
@@ -41,9 +43,15 @@ fn expected_counts_of_awkward_models() {
     assert_eq!(robot.skins.len(), 2);
     let knight = load("Knight.glb");
     assert_eq!(knight.animations.len(), 76);
-    assert!(knight.animations.iter().any(|c| c.duration == 0.0), "zero-length pose clips");
+    assert!(
+        knight.animations.iter().any(|c| c.duration == 0.0),
+        "zero-length pose clips"
+    );
     assert_eq!(knight.textures.len(), 1);
-    assert_eq!((knight.textures[0].width, knight.textures[0].height), (1024, 1024));
+    assert_eq!(
+        (knight.textures[0].width, knight.textures[0].height),
+        (1024, 1024)
+    );
     assert_eq!(knight.textures[0].rgba8.len(), 1024 * 1024 * 4);
     let rec = load("RecursiveSkeletons.glb");
     assert_eq!(rec.skins.len(), 84);
@@ -56,8 +64,19 @@ fn expected_counts_of_awkward_models() {
     assert_eq!(vrm.spec_major, 0);
     assert_eq!(vrm.expressions.len(), 17);
     assert!(vrm.humanoid.contains_key("hips"));
-    assert!(godette.materials.iter().filter(|m| m.mtoon.is_some()).count() >= 2);
-    let face = godette.materials.iter().find(|m| m.name.as_deref() == Some("Face")).unwrap();
+    assert!(
+        godette
+            .materials
+            .iter()
+            .filter(|m| m.mtoon.is_some())
+            .count()
+            >= 2
+    );
+    let face = godette
+        .materials
+        .iter()
+        .find(|m| m.name.as_deref() == Some("Face"))
+        .unwrap();
     let mt = face.mtoon.as_ref().unwrap();
     // three-vrm's conversion of this file (ref-expected/Godette_vrm_rest.json).
     assert!((mt.shading_toony - 0.855).abs() < 1e-4);
@@ -70,7 +89,12 @@ fn expected_counts_of_awkward_models() {
 /// RobotExpressive's weights sum to up to 1.75 in the file: import normalises them.
 #[test]
 fn weights_are_normalised_and_sorted() {
-    for name in ["RobotExpressive.glb", "Casual_Male.gltf", "Knight.glb", "Fox.glb"] {
+    for name in [
+        "RobotExpressive.glb",
+        "Casual_Male.gltf",
+        "Knight.glb",
+        "Fox.glb",
+    ] {
         let s = load(name);
         for m in &s.meshes {
             for p in &m.primitives {
@@ -93,11 +117,18 @@ fn zero_weight_helper_bones_stay_out_of_palettes() {
     let mesh = &s.meshes[s.nodes[mesh_node].mesh.unwrap()];
     assert!(mesh.palette_joints.len() < skin.joints.len());
     for &slot in &mesh.palette_joints {
-        let name = s.nodes[skin.joints[slot as usize]].name.clone().unwrap_or_default();
+        let name = s.nodes[skin.joints[slot as usize]]
+            .name
+            .clone()
+            .unwrap_or_default();
         assert!(!name.starts_with("PoleTarget"), "{name} in palette");
     }
     let set = SkinningPaletteSet::new(&s);
-    assert_eq!(set.palette_count(), 1, "6 primitives of one mesh node share one palette");
+    assert_eq!(
+        set.palette_count(),
+        1,
+        "6 primitives of one mesh node share one palette"
+    );
     assert_eq!(set.joint_matrix_count(), mesh.palette_joints.len());
 }
 
@@ -105,7 +136,11 @@ fn zero_weight_helper_bones_stay_out_of_palettes() {
 /// clips sampled densely.
 #[test]
 fn dynamic_bounds_contain_every_skinned_vertex() {
-    for (name, clips) in [("Casual_Male.gltf", vec!["Walk", "Run", "Death"]), ("Fox.glb", vec!["Survey", "Run"]), ("CesiumMan.glb", vec!["0"])] {
+    for (name, clips) in [
+        ("Casual_Male.gltf", vec!["Walk", "Run", "Death"]),
+        ("Fox.glb", vec!["Survey", "Run"]),
+        ("CesiumMan.glb", vec!["0"]),
+    ] {
         let s = load(name);
         let mut pose = ScenePose::new(&s);
         let mut set = SkinningPaletteSet::new(&s);
@@ -122,7 +157,9 @@ fn dynamic_bounds_contain_every_skinned_vertex() {
                 for (ni, node) in s.nodes.iter().enumerate() {
                     let Some(mi) = node.mesh else { continue };
                     for (pi, p) in s.meshes[mi].primitives.iter().enumerate() {
-                        let Some(pal) = set.find(ni, pi) else { continue };
+                        let Some(pal) = set.find(ni, pi) else {
+                            continue;
+                        };
                         let b = skinned_bounds(pal, 0.0);
                         skin_positions(p, &pal.matrices, &p.positions, &mut out);
                         let eps = 1e-4 * b.extent().max(1.0);
@@ -147,7 +184,11 @@ fn morphed_and_skinned_bounds_contain_vertices() {
     let mut morphs = MorphStateSet::new(&s);
     assert!(morphs.apply_expression(&s, "blink", 1.0));
     assert!(morphs.apply_expression(&s, "aa", 1.0));
-    let face = s.nodes.iter().position(|n| n.name.as_deref() == Some("Face")).unwrap();
+    let face = s
+        .nodes
+        .iter()
+        .position(|n| n.name.as_deref() == Some("Face"))
+        .unwrap();
     let state = morphs.get(face).unwrap();
     assert_eq!(state.active_count(), 3);
     let prim = &s.meshes[s.nodes[face].mesh.unwrap()].primitives[0];

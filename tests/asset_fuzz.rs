@@ -2,7 +2,7 @@
 //! import to Ok or to an error, never panic, and anything that imports must pose and play.
 
 mod common;
-use common::{model_path, gltf_builder::skinned_triangle};
+use common::{gltf_builder::skinned_triangle, model_path};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use throng::anim::{AnimationPlayer, MorphStateSet, ScenePose, SkinningPaletteSet};
 use throng::asset::{inspect::pose_report, load_slice};
@@ -29,7 +29,9 @@ fn mutate(rng: &mut fastrand::Rng, src: &[u8]) -> Vec<u8> {
         2 => {
             // Digits in the JSON: indices, counts, offsets, strides: structural damage that
             // still parses.
-            let digits: Vec<usize> = (0..b.len().min(200_000)).filter(|&i| b[i].is_ascii_digit()).collect();
+            let digits: Vec<usize> = (0..b.len().min(200_000))
+                .filter(|&i| b[i].is_ascii_digit())
+                .collect();
             for _ in 0..rng.usize(1..4) {
                 if let Some(&i) = digits.get(rng.usize(0..digits.len().max(1))) {
                     b[i] = b'0' + rng.u8(0..10);
@@ -50,7 +52,9 @@ fn mutate(rng: &mut fastrand::Rng, src: &[u8]) -> Vec<u8> {
 
 fn exercise(name: &str, bytes: &[u8]) -> Result<(), String> {
     let r = catch_unwind(AssertUnwindSafe(|| {
-        let Ok(scene) = load_slice(name, bytes, None) else { return };
+        let Ok(scene) = load_slice(name, bytes, None) else {
+            return;
+        };
         let mut pose = ScenePose::new(&scene);
         let mut morphs = MorphStateSet::new(&scene);
         let mut set = SkinningPaletteSet::new(&scene);
@@ -85,8 +89,14 @@ fn mutated_and_truncated_files_never_panic() {
     let mut failures = Vec::new();
     let mut errors = 0;
     // THRONG_FUZZ_CASES raises the bound for a longer local run; CI keeps the fixed 150.
-    let per_file: usize = std::env::var("THRONG_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(150);
-    let seed: u64 = std::env::var("THRONG_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x7468_726f_6e67);
+    let per_file: usize = std::env::var("THRONG_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(150);
+    let seed: u64 = std::env::var("THRONG_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0x7468_726f_6e67);
     rng.seed(seed);
     for (name, src) in &sources {
         for k in 0..per_file {
@@ -99,6 +109,9 @@ fn mutated_and_truncated_files_never_panic() {
             }
         }
     }
-    eprintln!("{} cases, {errors} rejected with errors", sources.len() * per_file);
+    eprintln!(
+        "{} cases, {errors} rejected with errors",
+        sources.len() * per_file
+    );
     assert!(failures.is_empty(), "{failures:#?}");
 }

@@ -18,16 +18,36 @@ fn args(model: &str) -> InspectArgs {
 #[test]
 fn summary_lists_what_a_designer_needs() {
     let text = run_inspect(&args("Fox.glb")).unwrap();
-    for needle in ["nodes:", "meshes:", "skins:", "clips: 3", "Walk", "Survey", "materials:"] {
+    for needle in [
+        "nodes:",
+        "meshes:",
+        "skins:",
+        "clips: 3",
+        "Walk",
+        "Survey",
+        "materials:",
+    ] {
         assert!(text.contains(needle), "{needle} missing:\n{text}");
     }
     let text = run_inspect(&args("Godette_vrm_v4.vrm")).unwrap();
-    assert!(text.contains("MToon") && text.contains("expression blink") && text.contains("morph targets"));
+    assert!(
+        text.contains("MToon")
+            && text.contains("expression blink")
+            && text.contains("morph targets")
+    );
     let mut a = args("RobotExpressive.glb");
     a.json = true;
     let v: serde_json::Value = serde_json::from_str(&run_inspect(&a).unwrap()).unwrap();
     assert_eq!(v["clips"].as_array().unwrap().len(), 14);
-    assert_eq!(v["meshes"].as_array().unwrap().iter().filter(|m| !m["morph_targets"].as_array().unwrap().is_empty()).count(), 1);
+    assert_eq!(
+        v["meshes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| !m["morph_targets"].as_array().unwrap().is_empty())
+            .count(),
+        1
+    );
 }
 
 #[test]
@@ -38,7 +58,15 @@ fn posed_json_has_reference_keys_and_all_vertices() {
     a.time = 0.35;
     let v: serde_json::Value = serde_json::from_str(&run_inspect(&a).unwrap()).unwrap();
     let m = &v["meshes"][0];
-    for k in ["node", "mesh", "primitive", "vertex_count", "morph_weights", "positions_world", "positions_local"] {
+    for k in [
+        "node",
+        "mesh",
+        "primitive",
+        "vertex_count",
+        "morph_weights",
+        "positions_world",
+        "positions_local",
+    ] {
         assert!(!m[k].is_null(), "key {k}");
     }
     assert_eq!(m["positions_world"].as_array().unwrap().len(), 1728 * 3);

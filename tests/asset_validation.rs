@@ -47,7 +47,12 @@ fn node_with_two_parents() {
 
 #[test]
 fn out_of_range_indices() {
-    for (path, value) in [("/nodes/0/mesh", 7), ("/skins/0/joints/1", 99), ("/meshes/0/primitives/0/attributes/POSITION", 50), ("/animations/0/channels/0/target/node", 12)] {
+    for (path, value) in [
+        ("/nodes/0/mesh", 7),
+        ("/skins/0/joints/1", 99),
+        ("/meshes/0/primitives/0/attributes/POSITION", 50),
+        ("/animations/0/channels/0/target/node", 12),
+    ] {
         let (b, mut doc) = skinned_triangle();
         *doc.pointer_mut(path).unwrap() = json!(value);
         let e = import(&b.finish(doc)).unwrap_err();
@@ -61,19 +66,31 @@ fn joint_index_beyond_skin() {
     let j = b.u8s("VEC4", &[0, 0, 0, 0, 5, 1, 0, 0, 1, 0, 0, 0], false);
     doc["meshes"][0]["primitives"][0]["attributes"]["JOINTS_0"] = json!(j);
     let e = import(&b.finish(doc)).unwrap_err();
-    assert!(e.contains("vertex 1 uses joint 5 but skin 0 has 2 joints"), "{e}");
+    assert!(
+        e.contains("vertex 1 uses joint 5 but skin 0 has 2 joints"),
+        "{e}"
+    );
 }
 
 #[test]
 fn negative_and_zero_weights() {
     let (mut b, mut doc) = skinned_triangle();
-    let w = b.f32s("VEC4", &[1.0, 0.0, 0.0, 0.0, -0.5, 1.5, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]);
+    let w = b.f32s(
+        "VEC4",
+        &[1.0, 0.0, 0.0, 0.0, -0.5, 1.5, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0],
+    );
     doc["meshes"][0]["primitives"][0]["attributes"]["WEIGHTS_0"] = json!(w);
     let e = import(&b.finish(doc)).unwrap_err();
-    assert!(e.contains("mesh 0 primitive 0: vertex 1: weight -0.5 is negative"), "{e}");
+    assert!(
+        e.contains("mesh 0 primitive 0: vertex 1: weight -0.5 is negative"),
+        "{e}"
+    );
 
     let (mut b, mut doc) = skinned_triangle();
-    let w = b.f32s("VEC4", &[1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]);
+    let w = b.f32s(
+        "VEC4",
+        &[1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0],
+    );
     doc["meshes"][0]["primitives"][0]["attributes"]["WEIGHTS_0"] = json!(w);
     let e = import(&b.finish(doc)).unwrap_err();
     assert!(e.contains("vertex 1: skin weights sum to zero"), "{e}");
@@ -90,10 +107,29 @@ fn non_finite_values() {
     assert!(e.contains("non-finite POSITION"), "{e}");
 
     let (mut b, mut doc) = skinned_triangle();
-    let r = b.f32s("VEC4", &[0.0, 0.0, 0.0, 1.0, 0.0, f32::INFINITY, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0]);
+    let r = b.f32s(
+        "VEC4",
+        &[
+            0.0,
+            0.0,
+            0.0,
+            1.0,
+            0.0,
+            f32::INFINITY,
+            0.0,
+            1.0,
+            0.0,
+            0.0,
+            1.0,
+            0.0,
+        ],
+    );
     doc["animations"][0]["samplers"][0]["output"] = json!(r);
     let e = import(&b.finish(doc)).unwrap_err();
-    assert!(e.contains("animation 0 \"Walk\" channel 0: non-finite value at key 1"), "{e}");
+    assert!(
+        e.contains("animation 0 \"Walk\" channel 0: non-finite value at key 1"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -101,10 +137,19 @@ fn channel_target_without_morph_targets() {
     let (mut b, mut doc) = skinned_triangle();
     let t = b.f32s("SCALAR", &[0.0, 1.0]);
     let w = b.f32s("SCALAR", &[0.0, 1.0]);
-    doc["animations"][0]["samplers"].as_array_mut().unwrap().push(json!({"input": t, "output": w}));
-    doc["animations"][0]["channels"].as_array_mut().unwrap().push(json!({"sampler": 1, "target": {"node": 1, "path": "weights"}}));
+    doc["animations"][0]["samplers"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"input": t, "output": w}));
+    doc["animations"][0]["channels"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"sampler": 1, "target": {"node": 1, "path": "weights"}}));
     let e = import(&b.finish(doc)).unwrap_err();
-    assert!(e.contains("channel 1: weights channel targets node 1, which has no morph targets"), "{e}");
+    assert!(
+        e.contains("channel 1: weights channel targets node 1, which has no morph targets"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -113,7 +158,10 @@ fn morph_target_vertex_count_mismatch() {
     let d = b.f32s("VEC3", &[0.0, 0.1, 0.0, 0.0, 0.1, 0.0]);
     doc["meshes"][0]["primitives"][0]["targets"] = json!([{"POSITION": d}]);
     let e = import(&b.finish(doc)).unwrap_err();
-    assert!(e.contains("morph target 0: POSITION has 2 values for 3 vertices"), "{e}");
+    assert!(
+        e.contains("morph target 0: POSITION has 2 values for 3 vertices"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -122,7 +170,10 @@ fn unsupported_required_extension() {
     doc["extensionsUsed"] = json!(["KHR_draco_mesh_compression"]);
     doc["extensionsRequired"] = json!(["KHR_draco_mesh_compression"]);
     let e = import(&b.finish(doc)).unwrap_err();
-    assert_eq!(e, "Test.gltf: unsupported required extension \"KHR_draco_mesh_compression\"");
+    assert_eq!(
+        e,
+        "Test.gltf: unsupported required extension \"KHR_draco_mesh_compression\""
+    );
 }
 
 /// Eight influences with a duplicate joint: merged, the 4 largest kept, normalised.
@@ -130,12 +181,24 @@ fn unsupported_required_extension() {
 fn more_than_four_influences_merge_and_normalise() {
     let (mut b, mut doc) = skinned_triangle();
     doc["skins"][0]["joints"] = json!([1, 2, 1, 2, 1]);
-    let ibm = b.f32s("MAT4", &[1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0].repeat(5));
+    let ibm = b.f32s(
+        "MAT4",
+        &[
+            1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+        ]
+        .repeat(5),
+    );
     doc["skins"][0]["inverseBindMatrices"] = json!(ibm);
     let j0 = b.u8s("VEC4", &[0, 1, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0], false);
-    let w0 = b.f32s("VEC4", &[0.1, 0.2, 0.3, 0.15, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]);
+    let w0 = b.f32s(
+        "VEC4",
+        &[0.1, 0.2, 0.3, 0.15, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0],
+    );
     let j1 = b.u8s("VEC4", &[3, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], false);
-    let w1 = b.f32s("VEC4", &[0.05, 0.4, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+    let w1 = b.f32s(
+        "VEC4",
+        &[0.05, 0.4, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    );
     let attrs = &mut doc["meshes"][0]["primitives"][0]["attributes"];
     attrs["JOINTS_0"] = json!(j0);
     attrs["WEIGHTS_0"] = json!(w0);
@@ -145,7 +208,9 @@ fn more_than_four_influences_merge_and_normalise() {
     let mesh = &s.meshes[0];
     let p = &mesh.primitives[0];
     // Merged: slot4 .40, slot1 .35, slot2 .30, slot0 .10, slot3 .05 → drop slot3.
-    let slots: Vec<u32> = (0..4).map(|k| mesh.palette_joints[p.joints[0][k] as usize]).collect();
+    let slots: Vec<u32> = (0..4)
+        .map(|k| mesh.palette_joints[p.joints[0][k] as usize])
+        .collect();
     assert_eq!(slots, vec![4, 1, 2, 0]);
     let sum = 0.4 + 0.35 + 0.3 + 0.1;
     let w = p.weights[0];
@@ -186,7 +251,11 @@ fn skinned_mesh_node_transform_is_ignored() {
     let s2 = import(&b.finish(doc2)).unwrap();
     let r1 = pose_report(&s1, Some(0), 0.5, &[], &[]).unwrap();
     let r2 = pose_report(&s2, Some(0), 0.5, &[], &[]).unwrap();
-    for (a, c) in r1.meshes[0].positions_world.iter().zip(&r2.meshes[0].positions_world) {
+    for (a, c) in r1.meshes[0]
+        .positions_world
+        .iter()
+        .zip(&r2.meshes[0].positions_world)
+    {
         assert!((a - c).abs() < 1e-5);
     }
 }

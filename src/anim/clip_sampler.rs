@@ -38,7 +38,10 @@ impl ClipSampler {
         let mut joint_nodes = Vec::new();
         let mut inverse_bind = Vec::new();
         for &s in &mesh.palette_joints {
-            match (skin.joints.get(s as usize), skin.inverse_bind.get(s as usize)) {
+            match (
+                skin.joints.get(s as usize),
+                skin.inverse_bind.get(s as usize),
+            ) {
                 (Some(&j), Some(&m)) => {
                     joint_nodes.push(j);
                     inverse_bind.push(m);
@@ -72,7 +75,11 @@ impl ClipSampler {
         t: f32,
         out: &mut Vec<Mat4>,
     ) -> Result<(), AnimError> {
-        if clip.node_channels.iter().any(|c| c.node >= self.pose.node_count()) {
+        if clip
+            .node_channels
+            .iter()
+            .any(|c| c.node >= self.pose.node_count())
+        {
             return Err(AnimError::ClipMismatch("channel node out of range".into()));
         }
         self.pose.reset_to_bind_pose();

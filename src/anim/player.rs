@@ -125,7 +125,12 @@ impl AnimationPlayer {
             }
         }
         let clip = match self.clip {
-            Some(ci) => Some(scene.animations.get(ci).ok_or(AnimError::ClipOutOfRange(ci))?),
+            Some(ci) => Some(
+                scene
+                    .animations
+                    .get(ci)
+                    .ok_or(AnimError::ClipOutOfRange(ci))?,
+            ),
             None => None,
         };
         if let Some(c) = clip {
@@ -213,7 +218,10 @@ pub fn validate_clip(clip: &AnimationClipAsset, scene: &SceneAsset) -> Result<()
     let n = scene.nodes.len();
     for c in &clip.node_channels {
         if c.node >= n {
-            return Err(AnimError::ClipMismatch(format!("node {} out of range", c.node)));
+            return Err(AnimError::ClipMismatch(format!(
+                "node {} out of range",
+                c.node
+            )));
         }
     }
     for c in &clip.morph_channels {

@@ -45,7 +45,9 @@ pub fn sample_vec3(track: &Track<Vec3>, t: f32) -> Vec3 {
             }
             let dt = track.times[r] - track.times[l];
             let (h00, h10, h01, h11) = hermite_coeffs(s);
-            v(l) * h00 + track.values[l * 3 + 2] * (h10 * dt) + v(r) * h01
+            v(l) * h00
+                + track.values[l * 3 + 2] * (h10 * dt)
+                + v(r) * h01
                 + track.values[r * 3] * (h11 * dt)
         }
         Interpolation::Step => track.values[l],
@@ -79,7 +81,9 @@ pub fn sample_quat(track: &Track<Quat>, t: f32) -> Quat {
             let dt = track.times[r] - track.times[l];
             let (h00, h10, h01, h11) = hermite_coeffs(s);
             normalize_q(
-                v(l) * h00 + track.values[l * 3 + 2] * (h10 * dt) + v(r) * h01
+                v(l) * h00
+                    + track.values[l * 3 + 2] * (h10 * dt)
+                    + v(r) * h01
                     + track.values[r * 3] * (h11 * dt),
             )
         }
@@ -118,7 +122,8 @@ pub fn sample_weights(track: &Track<f32>, target_count: usize, t: f32, out: &mut
     let n = target_count.min(out.len());
     match track.interpolation {
         Interpolation::CubicSpline => {
-            let at = |k: usize, part: usize, i: usize| track.values[(k * 3 + part) * target_count + i];
+            let at =
+                |k: usize, part: usize, i: usize| track.values[(k * 3 + part) * target_count + i];
             if l == r {
                 for (i, o) in out.iter_mut().enumerate().take(n) {
                     *o = at(l, 1, i);
@@ -128,7 +133,9 @@ pub fn sample_weights(track: &Track<f32>, target_count: usize, t: f32, out: &mut
             let dt = track.times[r] - track.times[l];
             let (h00, h10, h01, h11) = hermite_coeffs(s);
             for (i, o) in out.iter_mut().enumerate().take(n) {
-                *o = at(l, 1, i) * h00 + at(l, 2, i) * h10 * dt + at(r, 1, i) * h01
+                *o = at(l, 1, i) * h00
+                    + at(l, 2, i) * h10 * dt
+                    + at(r, 1, i) * h01
                     + at(r, 0, i) * h11 * dt;
             }
         }

@@ -74,7 +74,9 @@ impl SkinningPaletteSet {
                 }
                 // Exact compare: only definitions from the same import may share.
                 let found = groups.iter().position(|g| {
-                    g.mesh_node == ni && g.joint_nodes == joint_nodes && g.inverse_bind == inverse_bind
+                    g.mesh_node == ni
+                        && g.joint_nodes == joint_nodes
+                        && g.inverse_bind == inverse_bind
                 });
                 let gi = match found {
                     Some(gi) => {
@@ -130,7 +132,8 @@ impl SkinningPaletteSet {
     }
     /// Palette of a skinned primitive; None for static primitives or out of range.
     pub fn find(&self, node: usize, primitive: usize) -> Option<&SkinningPalette> {
-        self.group_index(node, primitive).map(|g| &self.groups[g].palette)
+        self.group_index(node, primitive)
+            .map(|g| &self.groups[g].palette)
     }
 
     /// Recomputes every palette from the pose, unless the pose version is the one already used.
@@ -205,7 +208,12 @@ fn blend(palette: &[Mat4], j: UVec4, w: Vec4) -> Mat4 {
 
 /// CPU linear-blend skinning: `out[v] = Σ w·palette[j] · positions[v]`. `positions` may be
 /// morphed vertices; the result is in the same (mesh-local) space as the palette.
-pub fn skin_positions(prim: &PrimitiveAsset, palette: &[Mat4], positions: &[Vec3], out: &mut Vec<Vec3>) {
+pub fn skin_positions(
+    prim: &PrimitiveAsset,
+    palette: &[Mat4],
+    positions: &[Vec3],
+    out: &mut Vec<Vec3>,
+) {
     out.clear();
     for (v, p) in positions.iter().enumerate() {
         match (prim.joints.get(v), prim.weights.get(v)) {
@@ -216,11 +224,20 @@ pub fn skin_positions(prim: &PrimitiveAsset, palette: &[Mat4], positions: &[Vec3
 }
 
 /// Skins normals with the blended matrix's upper 3x3 and renormalises them.
-pub fn skin_normals(prim: &PrimitiveAsset, palette: &[Mat4], normals: &[Vec3], out: &mut Vec<Vec3>) {
+pub fn skin_normals(
+    prim: &PrimitiveAsset,
+    palette: &[Mat4],
+    normals: &[Vec3],
+    out: &mut Vec<Vec3>,
+) {
     out.clear();
     for (v, n) in normals.iter().enumerate() {
         match (prim.joints.get(v), prim.weights.get(v)) {
-            (Some(&j), Some(&w)) => out.push(blend(palette, j, w).transform_vector3(*n).normalize_or_zero()),
+            (Some(&j), Some(&w)) => out.push(
+                blend(palette, j, w)
+                    .transform_vector3(*n)
+                    .normalize_or_zero(),
+            ),
             _ => out.push(*n),
         }
     }

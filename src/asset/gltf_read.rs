@@ -50,8 +50,8 @@ pub fn parse(file: &str, bytes: &[u8], base_dir: Option<&Path>) -> Result<Loaded
     let doc = gltf.document;
     let blob = gltf.blob;
     check_views(file, &doc)?;
-    let buffers = gltf::import_buffers(&doc, base_dir, blob)
-        .map_err(|e| err(format!("buffer data: {e}")))?;
+    let buffers =
+        gltf::import_buffers(&doc, base_dir, blob).map_err(|e| err(format!("buffer data: {e}")))?;
     for (i, b) in doc.buffers().enumerate() {
         let have = buffers.get(i).map(|d| d.0.len()).unwrap_or(0);
         if have < b.length() {
@@ -110,7 +110,9 @@ fn check_accessors(file: &str, doc: &gltf::Document) -> Result<(), ImportError> 
         if let Some(view) = a.view() {
             let stride = view.stride().unwrap_or(elem);
             if stride < elem {
-                return Err(e(format!("byteStride {stride} smaller than element {elem}")));
+                return Err(e(format!(
+                    "byteStride {stride} smaller than element {elem}"
+                )));
             }
             let need = (a.count() - 1)
                 .checked_mul(stride)
@@ -146,7 +148,9 @@ fn check_accessors(file: &str, doc: &gltf::Document) -> Result<(), ImportError> 
                 .and_then(|n| n.checked_add(s.values().offset()))
                 .is_some_and(|n| n <= vv.length());
             if !ok_i || !ok_v {
-                return Err(e("sparse indices or values run past their bufferView".into()));
+                return Err(e(
+                    "sparse indices or values run past their bufferView".into()
+                ));
             }
         }
     }
@@ -199,7 +203,10 @@ fn check_usage(file: &str, doc: &gltf::Document) -> Result<(), ImportError> {
                 }
             }
             for (ti, t) in p.morph_targets().enumerate() {
-                for a in [t.positions(), t.normals(), t.tangents()].into_iter().flatten() {
+                for a in [t.positions(), t.normals(), t.tangents()]
+                    .into_iter()
+                    .flatten()
+                {
                     if !ok(&a, &[D::Vec3], f32_only) {
                         return Err(bad(format!("{at} morph target {ti}"), &a));
                     }
@@ -221,7 +228,10 @@ fn check_usage(file: &str, doc: &gltf::Document) -> Result<(), ImportError> {
             if ch.target.node.value() >= node_count {
                 return Err(ImportError::new(
                     file,
-                    format!("{at}: target node {} does not exist", ch.target.node.value()),
+                    format!(
+                        "{at}: target node {} does not exist",
+                        ch.target.node.value()
+                    ),
                 ));
             }
             if !matches!(ch.target.path, gltf::json::validation::Checked::Valid(_)) {

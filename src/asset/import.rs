@@ -61,7 +61,9 @@ fn import_inner(
     let textures = material::textures(file, &loaded)?;
     let mut materials = material::materials(file, &loaded.doc)?;
     let vrm = vrm::read_vrm(file, &loaded.doc, &nodes, &meshes, &mut materials)?;
-    let roots = (0..nodes.len()).filter(|&i| nodes[i].parent.is_none()).collect();
+    let roots = (0..nodes.len())
+        .filter(|&i| nodes[i].parent.is_none())
+        .collect();
     Ok(SceneAsset {
         id: NEXT_SCENE_ID.fetch_add(1, Ordering::Relaxed),
         source: file.to_string(),
@@ -129,9 +131,7 @@ impl<'a> Cx<'a> {
                     return Err(self.err(format!("node {i}: child {c} out of range")));
                 }
                 if let Some(p) = out[c].parent {
-                    return Err(self.err(format!(
-                        "node {c}: has two parents ({p} and {i})"
-                    )));
+                    return Err(self.err(format!("node {c}: has two parents ({p} and {i})")));
                 }
                 out[c].parent = Some(i);
             }
@@ -162,7 +162,12 @@ impl<'a> Cx<'a> {
         }
         let tc = target_count.unwrap_or(0);
         let morph_target_names = (0..tc)
-            .map(|i| names.get(i).cloned().unwrap_or_else(|| format!("target_{i}")))
+            .map(|i| {
+                names
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| format!("target_{i}"))
+            })
             .collect();
         let default_weights = match m.weights() {
             Some(w) if w.len() == tc => w.to_vec(),
@@ -193,7 +198,12 @@ impl<'a> Cx<'a> {
         p: &gltf::Primitive,
         names: &[String],
     ) -> Result<PrimitiveAsset, ImportError> {
-        let at = format!("mesh {}{} primitive {}", m.index(), quoted(m.name()), p.index());
+        let at = format!(
+            "mesh {}{} primitive {}",
+            m.index(),
+            quoted(m.name()),
+            p.index()
+        );
         let e = |msg: String| self.err(format!("{at}: {msg}"));
         let bufs = &self.l.buffers;
         let reader = p.reader(|b| bufs.get(b.index()).map(|d| &d.0[..]));
@@ -210,8 +220,11 @@ impl<'a> Cx<'a> {
         check_type(S::Positions, D::Vec3)?;
         check_type(S::Normals, D::Vec3)?;
         check_type(S::Tangents, D::Vec4)?;
-        for (sem, dim) in [(S::Positions, D::Vec3), (S::Normals, D::Vec3), (S::Tangents, D::Vec4)]
-        {
+        for (sem, dim) in [
+            (S::Positions, D::Vec3),
+            (S::Normals, D::Vec3),
+            (S::Tangents, D::Vec4),
+        ] {
             if let Some(a) = p.get(&sem) {
                 if a.data_type() != gltf::accessor::DataType::F32 && dim != D::Vec4 {
                     if !a.normalized() && !matches!(sem, S::Positions) {
@@ -285,11 +298,19 @@ impl<'a> Cx<'a> {
         let mut morph_targets = Vec::new();
         for (ti, (pos, nor, tan)) in reader.read_morph_targets().enumerate() {
             let te = |what: &str, len: usize| {
-                e(format!("morph target {ti}: {what} has {len} values for {n} vertices"))
+                e(format!(
+                    "morph target {ti}: {what} has {len} values for {n} vertices"
+                ))
             };
-            let position_deltas: Vec<Vec3> = pos.map(|it| it.map(Vec3::from).collect()).unwrap_or_default();
-            let normal_deltas: Vec<Vec3> = nor.map(|it| it.map(Vec3::from).collect()).unwrap_or_default();
-            let tangent_deltas: Vec<Vec3> = tan.map(|it| it.map(Vec3::from).collect()).unwrap_or_default();
+            let position_deltas: Vec<Vec3> = pos
+                .map(|it| it.map(Vec3::from).collect())
+                .unwrap_or_default();
+            let normal_deltas: Vec<Vec3> = nor
+                .map(|it| it.map(Vec3::from).collect())
+                .unwrap_or_default();
+            let tangent_deltas: Vec<Vec3> = tan
+                .map(|it| it.map(Vec3::from).collect())
+                .unwrap_or_default();
             // A target without POSITION is legal (normals only); treat it as zero movement.
             let position_deltas = if position_deltas.is_empty() {
                 vec![Vec3::ZERO; n]
@@ -314,7 +335,10 @@ impl<'a> Cx<'a> {
                 return Err(e(format!("morph target {ti}: non-finite delta")));
             }
             morph_targets.push(MorphTargetAsset {
-                name: names.get(ti).cloned().unwrap_or_else(|| format!("target_{ti}")),
+                name: names
+                    .get(ti)
+                    .cloned()
+                    .unwrap_or_else(|| format!("target_{ti}")),
                 position_deltas,
                 normal_deltas,
                 tangent_deltas,
@@ -371,7 +395,11 @@ impl<'a> Cx<'a> {
                     sets.push((j, w));
                 }
                 (None, None) => break,
-                _ => return Err(e(format!("JOINTS_{set} without WEIGHTS_{set} or the reverse"))),
+                _ => {
+                    return Err(e(format!(
+                        "JOINTS_{set} without WEIGHTS_{set} or the reverse"
+                    )))
+                }
             }
         }
         if sets.is_empty() {
@@ -386,7 +414,9 @@ impl<'a> Cx<'a> {
                 for k in 0..4 {
                     let w = ws[v][k];
                     if !w.is_finite() || w < 0.0 {
-                        return Err(e(format!("vertex {v}: weight {w} is negative or not finite")));
+                        return Err(e(format!(
+                            "vertex {v}: weight {w} is negative or not finite"
+                        )));
                     }
                     if w == 0.0 {
                         continue;
@@ -480,7 +510,9 @@ impl<'a> Cx<'a> {
             }
             for (k, t) in times.iter().enumerate() {
                 if !t.is_finite() || *t < 0.0 {
-                    return Err(e(format!("keyframe time {t} at key {k} is not finite and >= 0")));
+                    return Err(e(format!(
+                        "keyframe time {t} at key {k} is not finite and >= 0"
+                    )));
                 }
                 if k > 0 && *t <= times[k - 1] {
                     return Err(e(format!("keyframe times not increasing at key {k}")));
@@ -491,14 +523,19 @@ impl<'a> Cx<'a> {
                 gltf::animation::Interpolation::Step => Interpolation::Step,
                 gltf::animation::Interpolation::CubicSpline => Interpolation::CubicSpline,
             };
-            let per_key = if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
+            let per_key = if interpolation == Interpolation::CubicSpline {
+                3
+            } else {
+                1
+            };
             duration = duration.max(*times.last().unwrap_or(&0.0));
             use gltf::animation::util::ReadOutputs as R;
             let outputs = reader
                 .read_outputs()
                 .ok_or_else(|| e("unreadable keyframe values".into()))?;
             let want = times.len() * per_key;
-            let bad_count = |got: usize| e(format!("{got} keyframe values for {} keys", times.len()));
+            let bad_count =
+                |got: usize| e(format!("{got} keyframe values for {} keys", times.len()));
             let entry = |chs: &mut Vec<NodeChannelAsset>| -> usize {
                 match chs.iter().position(|c| c.node == node) {
                     Some(i) => i,
@@ -523,7 +560,11 @@ impl<'a> Cx<'a> {
                     if let Some(k) = values.iter().position(|v| !v.is_finite()) {
                         return Err(e(format!("non-finite value at key {}", k / per_key)));
                     }
-                    let track = Track { interpolation, times, values };
+                    let track = Track {
+                        interpolation,
+                        times,
+                        values,
+                    };
                     let i = entry(&mut node_channels);
                     if is_t {
                         node_channels[i].translation = Some(track);
@@ -540,7 +581,11 @@ impl<'a> Cx<'a> {
                         return Err(e(format!("non-finite value at key {}", k / per_key)));
                     }
                     let i = entry(&mut node_channels);
-                    node_channels[i].rotation = Some(Track { interpolation, times, values });
+                    node_channels[i].rotation = Some(Track {
+                        interpolation,
+                        times,
+                        values,
+                    });
                 }
                 R::MorphTargetWeights(it) => {
                     let target_count = nodes[node]
@@ -567,7 +612,11 @@ impl<'a> Cx<'a> {
                     morph_channels.push(MorphChannelAsset {
                         node,
                         target_count,
-                        track: Track { interpolation, times, values },
+                        track: Track {
+                            interpolation,
+                            times,
+                            values,
+                        },
                     });
                 }
             }
@@ -611,7 +660,11 @@ fn target_names(m: &gltf::Mesh) -> Vec<String> {
         .map(|a| {
             a.iter()
                 .enumerate()
-                .map(|(i, s)| s.as_str().map(str::to_string).unwrap_or_else(|| format!("target_{i}")))
+                .map(|(i, s)| {
+                    s.as_str()
+                        .map(str::to_string)
+                        .unwrap_or_else(|| format!("target_{i}"))
+                })
                 .collect()
         })
         .unwrap_or_default()
@@ -653,14 +706,23 @@ fn bind_check(
     for (ni, n) in nodes.iter_mut().enumerate() {
         if let Some(si) = n.skin {
             let Some(skin) = skins.get(si) else {
-                return Err(ImportError::new(file, format!("node {ni}: skin {si} out of range")));
+                return Err(ImportError::new(
+                    file,
+                    format!("node {ni}: skin {si} out of range"),
+                ));
             };
             if let Some(&j) = skin.joints.iter().find(|&&j| j >= usize::MAX / 2) {
-                return Err(ImportError::new(file, format!("skin {si}: joint {j} out of range")));
+                return Err(ImportError::new(
+                    file,
+                    format!("skin {si}: joint {j} out of range"),
+                ));
             }
             if let Some(mi) = n.mesh {
                 let Some(mesh) = meshes.get(mi) else {
-                    return Err(ImportError::new(file, format!("node {ni}: mesh {mi} out of range")));
+                    return Err(ImportError::new(
+                        file,
+                        format!("node {ni}: mesh {mi} out of range"),
+                    ));
                 };
                 for (pi, p) in mesh.primitives.iter().enumerate() {
                     for (v, (j, w)) in p.joints.iter().zip(&p.weights).enumerate() {
@@ -682,7 +744,10 @@ fn bind_check(
         }
         if let Some(mi) = n.mesh {
             let Some(mesh) = meshes.get(mi) else {
-                return Err(ImportError::new(file, format!("node {ni}: mesh {mi} out of range")));
+                return Err(ImportError::new(
+                    file,
+                    format!("node {ni}: mesh {mi} out of range"),
+                ));
             };
             let tc = mesh.morph_target_names.len();
             if n.morph_weights.is_empty() {
@@ -690,11 +755,17 @@ fn bind_check(
             } else if n.morph_weights.len() != tc {
                 return Err(ImportError::new(
                     file,
-                    format!("node {ni}: {} weights for {tc} morph targets", n.morph_weights.len()),
+                    format!(
+                        "node {ni}: {} weights for {tc} morph targets",
+                        n.morph_weights.len()
+                    ),
                 ));
             }
             if n.morph_weights.iter().any(|w| !w.is_finite()) {
-                return Err(ImportError::new(file, format!("node {ni}: non-finite weight")));
+                return Err(ImportError::new(
+                    file,
+                    format!("node {ni}: non-finite weight"),
+                ));
             }
         } else {
             n.morph_weights.clear();

@@ -84,8 +84,16 @@ fn parse_expressions(scene: &SceneAsset, specs: &[String]) -> Result<Vec<(String
         let (name, v) = s
             .split_once('=')
             .ok_or_else(|| format!("--expression {s}: expected NAME=V"))?;
-        let v: f32 = v.trim().parse().map_err(|e| format!("--expression {s}: {e}"))?;
-        if scene.vrm.as_ref().and_then(|x| x.expression(name)).is_none() {
+        let v: f32 = v
+            .trim()
+            .parse()
+            .map_err(|e| format!("--expression {s}: {e}"))?;
+        if scene
+            .vrm
+            .as_ref()
+            .and_then(|x| x.expression(name))
+            .is_none()
+        {
             return Err(format!("--expression {s}: no VRM expression \"{name}\""));
         }
         out.push((name.to_string(), v));
@@ -172,8 +180,13 @@ pub fn pose_report(
     let mut skinned = Vec::new();
     for (ni, node) in scene.nodes.iter().enumerate() {
         let Some(mi) = node.mesh else { continue };
-        let Some(mesh) = scene.meshes.get(mi) else { continue };
-        let weights: Vec<f32> = mstates.get(ni).map(|s| s.weights().to_vec()).unwrap_or_default();
+        let Some(mesh) = scene.meshes.get(mi) else {
+            continue;
+        };
+        let weights: Vec<f32> = mstates
+            .get(ni)
+            .map(|s| s.weights().to_vec())
+            .unwrap_or_default();
         let mw = world[ni];
         for (pi, prim) in mesh.primitives.iter().enumerate() {
             apply_morph(prim, &weights, &mut morphed);
@@ -250,7 +263,11 @@ pub fn pose_report(
 
 fn pose_text(r: &PoseReport) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "{} clip {} time {:?}", r.model, r.clip_index, r.time_applied);
+    let _ = writeln!(
+        s,
+        "{} clip {} time {:?}",
+        r.model, r.clip_index, r.time_applied
+    );
     for m in &r.meshes {
         let mut b = Aabb::EMPTY;
         for p in m.positions_world.chunks_exact(3) {
@@ -278,7 +295,9 @@ fn summary_text(sc: &SceneAsset) -> String {
             s,
             "  {i:4} {:<24} parent {:>5} {}{}",
             name(&n.name),
-            n.parent.map(|p| p.to_string()).unwrap_or_else(|| "-".into()),
+            n.parent
+                .map(|p| p.to_string())
+                .unwrap_or_else(|| "-".into()),
             n.mesh.map(|m| format!("mesh {m} ")).unwrap_or_default(),
             n.skin.map(|m| format!("skin {m}")).unwrap_or_default(),
         );
@@ -295,7 +314,11 @@ fn summary_text(sc: &SceneAsset) -> String {
             m.palette_joints.len()
         );
         if !m.morph_target_names.is_empty() {
-            let _ = writeln!(s, "       morph targets: {}", m.morph_target_names.join(", "));
+            let _ = writeln!(
+                s,
+                "       morph targets: {}",
+                m.morph_target_names.join(", ")
+            );
         }
     }
     let _ = writeln!(s, "skins: {}", sc.skins.len());

@@ -20,7 +20,10 @@ pub fn textures(file: &str, l: &Loaded) -> Result<Vec<TextureAsset>, ImportError
         let rgba8 = to_rgba8(img).ok_or_else(|| {
             ImportError::new(
                 file,
-                format!("texture {}: image {ii} has an unsupported pixel format", t.index()),
+                format!(
+                    "texture {}: image {ii} has an unsupported pixel format",
+                    t.index()
+                ),
             )
         })?;
         out.push(TextureAsset {
@@ -39,8 +42,14 @@ fn to_rgba8(img: &gltf::image::Data) -> Option<Vec<u8>> {
     let p = &img.pixels;
     let out: Vec<u8> = match img.format {
         F::R8G8B8A8 => p.clone(),
-        F::R8G8B8 => p.chunks_exact(3).flat_map(|c| [c[0], c[1], c[2], 255]).collect(),
-        F::R8G8 => p.chunks_exact(2).flat_map(|c| [c[0], c[0], c[0], c[1]]).collect(),
+        F::R8G8B8 => p
+            .chunks_exact(3)
+            .flat_map(|c| [c[0], c[1], c[2], 255])
+            .collect(),
+        F::R8G8 => p
+            .chunks_exact(2)
+            .flat_map(|c| [c[0], c[0], c[0], c[1]])
+            .collect(),
         F::R8 => p.iter().flat_map(|&c| [c, c, c, 255]).collect(),
         F::R16G16B16A16 => p.chunks_exact(2).map(|c| c[1]).collect(),
         F::R16G16B16 => p
@@ -64,9 +73,7 @@ pub fn materials(file: &str, doc: &gltf::Document) -> Result<Vec<MaterialAsset>,
                 format!("material {}: non-finite colour", m.index().unwrap_or(0)),
             ));
         }
-        let mtoon = m
-            .extension_value("VRMC_materials_mtoon")
-            .map(mtoon_v1);
+        let mtoon = m.extension_value("VRMC_materials_mtoon").map(mtoon_v1);
         out.push(MaterialAsset {
             name: m.name().map(str::to_string),
             base_color,

@@ -332,7 +332,11 @@ impl VrmAsset {
         self.expressions
             .iter()
             .find(|e| e.name == name)
-            .or_else(|| self.expressions.iter().find(|e| e.name.eq_ignore_ascii_case(name)))
+            .or_else(|| {
+                self.expressions
+                    .iter()
+                    .find(|e| e.name.eq_ignore_ascii_case(name))
+            })
     }
 }
 

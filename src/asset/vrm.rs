@@ -31,11 +31,19 @@ fn s(v: &Value, key: &str) -> Option<String> {
     v.get(key).and_then(Value::as_str).map(str::to_string)
 }
 
-fn node_ok(file: &str, what: &str, n: Option<u64>, nodes: &[NodeAsset]) -> Result<Option<usize>, ImportError> {
+fn node_ok(
+    file: &str,
+    what: &str,
+    n: Option<u64>,
+    nodes: &[NodeAsset],
+) -> Result<Option<usize>, ImportError> {
     match n {
         None => Ok(None),
         Some(n) if (n as usize) < nodes.len() => Ok(Some(n as usize)),
-        Some(n) => Err(ImportError::new(file, format!("{what}: node {n} out of range"))),
+        Some(n) => Err(ImportError::new(
+            file,
+            format!("{what}: node {n} out of range"),
+        )),
     }
 }
 
@@ -75,7 +83,10 @@ fn binds_for_mesh(
     out: &mut Vec<MorphBind>,
 ) -> Result<(), ImportError> {
     let Some(m) = meshes.get(mesh) else {
-        return Err(ImportError::new(file, format!("{what}: mesh {mesh} out of range")));
+        return Err(ImportError::new(
+            file,
+            format!("{what}: mesh {mesh} out of range"),
+        ));
     };
     if target >= m.morph_target_names.len() {
         return Err(ImportError::new(
@@ -108,7 +119,8 @@ fn read_v0(
     if let Some(bones) = v.pointer("/humanoid/humanBones").and_then(Value::as_array) {
         for b in bones {
             if let (Some(name), n) = (s(b, "bone"), b.get("node").and_then(Value::as_u64)) {
-                if let Some(n) = node_ok(file, &format!("VRM humanoid bone \"{name}\""), n, nodes)? {
+                if let Some(n) = node_ok(file, &format!("VRM humanoid bone \"{name}\""), n, nodes)?
+                {
                     humanoid.insert(name, n);
                 }
             }
@@ -128,7 +140,12 @@ fn read_v0(
                 .unwrap_or_else(|| format!("expression_{gi}"));
             let what = format!("VRM blendShapeGroup {gi} \"{name}\"");
             let mut binds = Vec::new();
-            for b in g.get("binds").and_then(Value::as_array).into_iter().flatten() {
+            for b in g
+                .get("binds")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 let mesh = b.get("mesh").and_then(Value::as_u64).unwrap_or(u64::MAX) as usize;
                 let target = b.get("index").and_then(Value::as_u64).unwrap_or(u64::MAX) as usize;
                 // VRM 0.x weights are percentages.
@@ -149,7 +166,10 @@ fn read_v0(
                 continue;
             }
             let Some(name) = s(p, "name") else { continue };
-            if let Some(m) = materials.iter_mut().find(|m| m.name.as_deref() == Some(&name)) {
+            if let Some(m) = materials
+                .iter_mut()
+                .find(|m| m.name.as_deref() == Some(&name))
+            {
                 m.mtoon = Some(mtoon_v0(p));
             }
         }
@@ -189,7 +209,11 @@ fn mtoon_v0(p: &Value) -> MToonAsset {
         shading_shift,
         shading_toony,
         gi_equalization: 1.0 - f(&fp, "_IndirectLightIntensity", 0.1),
-        matcap_factor: if tex("_SphereAdd").is_some() { Vec3::ONE } else { Vec3::ONE },
+        matcap_factor: if tex("_SphereAdd").is_some() {
+            Vec3::ONE
+        } else {
+            Vec3::ONE
+        },
         matcap_texture: tex("_SphereAdd"),
         rim_color: srgb_to_linear(v3(&vp, "_RimColor", Vec3::ZERO)),
         rim_lighting_mix: f(&fp, "_RimLightingMix", 0.0),
@@ -225,27 +249,45 @@ fn read_v1(
     if let Some(bones) = v.pointer("/humanoid/humanBones").and_then(Value::as_object) {
         for (name, b) in bones {
             let n = b.get("node").and_then(Value::as_u64);
-            if let Some(n) = node_ok(file, &format!("VRMC_vrm humanoid bone \"{name}\""), n, nodes)? {
+            if let Some(n) = node_ok(
+                file,
+                &format!("VRMC_vrm humanoid bone \"{name}\""),
+                n,
+                nodes,
+            )? {
                 humanoid.insert(name.clone(), n);
             }
         }
     }
     let mut expressions = Vec::new();
     for (group, is_preset) in [("preset", true), ("custom", false)] {
-        let Some(map) = v.pointer(&format!("/expressions/{group}")).and_then(Value::as_object)
+        let Some(map) = v
+            .pointer(&format!("/expressions/{group}"))
+            .and_then(Value::as_object)
         else {
             continue;
         };
         for (name, e) in map {
             let what = format!("VRMC_vrm expression \"{name}\"");
             let mut binds = Vec::new();
-            for b in e.get("morphTargetBinds").and_then(Value::as_array).into_iter().flatten() {
+            for b in e
+                .get("morphTargetBinds")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 let node = b.get("node").and_then(Value::as_u64).unwrap_or(u64::MAX) as usize;
                 let target = b.get("index").and_then(Value::as_u64).unwrap_or(u64::MAX) as usize;
                 let Some(mesh) = nodes.get(node).and_then(|n| n.mesh) else {
-                    return Err(ImportError::new(file, format!("{what}: node {node} has no mesh")));
+                    return Err(ImportError::new(
+                        file,
+                        format!("{what}: node {node} has no mesh"),
+                    ));
                 };
-                let tc = meshes.get(mesh).map(|m| m.morph_target_names.len()).unwrap_or(0);
+                let tc = meshes
+                    .get(mesh)
+                    .map(|m| m.morph_target_names.len())
+                    .unwrap_or(0);
                 if target >= tc {
                     return Err(ImportError::new(
                         file,

@@ -306,9 +306,18 @@ impl Default for Behaviour {
             stroll_weight: 1.0,
             follow_path_weight: 0.6,
             linger_weight: 0.8,
-            linger_seconds: Range { min: 4.0, max: 14.0 },
-            sit_seconds: Range { min: 8.0, max: 25.0 },
-            watch_seconds: Range { min: 5.0, max: 15.0 },
+            linger_seconds: Range {
+                min: 4.0,
+                max: 14.0,
+            },
+            sit_seconds: Range {
+                min: 8.0,
+                max: 25.0,
+            },
+            watch_seconds: Range {
+                min: 5.0,
+                max: 15.0,
+            },
             queue_service_seconds: Range { min: 3.0, max: 6.0 },
             notice_hero_distance: 3.5,
             personal_space: 0.6,

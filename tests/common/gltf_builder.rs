@@ -16,7 +16,11 @@ impl Default for Builder {
 
 impl Builder {
     pub fn new() -> Self {
-        Self { bin: Vec::new(), views: Vec::new(), accessors: Vec::new() }
+        Self {
+            bin: Vec::new(),
+            views: Vec::new(),
+            accessors: Vec::new(),
+        }
     }
 
     fn view(&mut self, bytes: &[u8]) -> usize {
@@ -25,13 +29,20 @@ impl Builder {
         }
         let off = self.bin.len();
         self.bin.extend_from_slice(bytes);
-        self.views.push(json!({"buffer": 0, "byteOffset": off, "byteLength": bytes.len()}));
+        self.views
+            .push(json!({"buffer": 0, "byteOffset": off, "byteLength": bytes.len()}));
         self.views.len() - 1
     }
 
     /// f32 accessor of `ty` ("SCALAR", "VEC3", ...). Returns the accessor index.
     pub fn f32s(&mut self, ty: &str, data: &[f32]) -> usize {
-        let comps = match ty { "SCALAR" => 1, "VEC2" => 2, "VEC3" => 3, "VEC4" => 4, _ => 16 };
+        let comps = match ty {
+            "SCALAR" => 1,
+            "VEC2" => 2,
+            "VEC3" => 3,
+            "VEC4" => 4,
+            _ => 16,
+        };
         let bytes: Vec<u8> = data.iter().flat_map(|f| f.to_le_bytes()).collect();
         let v = self.view(&bytes);
         let mut a = json!({"bufferView": v, "componentType": 5126, "count": data.len() / comps, "type": ty});
@@ -59,7 +70,12 @@ impl Builder {
 
     /// u8 accessor (component 5121), optionally normalized.
     pub fn u8s(&mut self, ty: &str, data: &[u8], normalized: bool) -> usize {
-        let comps = match ty { "SCALAR" => 1, "VEC2" => 2, "VEC3" => 3, _ => 4 };
+        let comps = match ty {
+            "SCALAR" => 1,
+            "VEC2" => 2,
+            "VEC3" => 3,
+            _ => 4,
+        };
         let v = self.view(data);
         let mut a = json!({"bufferView": v, "componentType": 5121, "count": data.len() / comps, "type": ty});
         if normalized {
@@ -72,7 +88,9 @@ impl Builder {
     pub fn u16_indices(&mut self, data: &[u16]) -> usize {
         let bytes: Vec<u8> = data.iter().flat_map(|f| f.to_le_bytes()).collect();
         let v = self.view(&bytes);
-        self.accessors.push(json!({"bufferView": v, "componentType": 5123, "count": data.len(), "type": "SCALAR"}));
+        self.accessors.push(
+            json!({"bufferView": v, "componentType": 5123, "count": data.len(), "type": "SCALAR"}),
+        );
         self.accessors.len() - 1
     }
 
@@ -110,8 +128,16 @@ pub fn base64(data: &[u8]) -> String {
         let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
         s.push(T[(n >> 18) as usize & 63] as char);
         s.push(T[(n >> 12) as usize & 63] as char);
-        s.push(if c.len() > 1 { T[(n >> 6) as usize & 63] as char } else { '=' });
-        s.push(if c.len() > 2 { T[n as usize & 63] as char } else { '=' });
+        s.push(if c.len() > 1 {
+            T[(n >> 6) as usize & 63] as char
+        } else {
+            '='
+        });
+        s.push(if c.len() > 2 {
+            T[n as usize & 63] as char
+        } else {
+            '='
+        });
     }
     s
 }
@@ -122,14 +148,23 @@ pub fn skinned_triangle() -> (Builder, Value) {
     let mut b = Builder::new();
     let pos = b.f32s("VEC3", &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
     let joints = b.u8s("VEC4", &[0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0], false);
-    let weights = b.f32s("VEC4", &[1.0, 0.0, 0.0, 0.0, 0.5, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]);
-    let ibm = b.f32s("MAT4", &[
-        1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
-        1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, -1.0, 0.0, 1.0,
-    ]);
+    let weights = b.f32s(
+        "VEC4",
+        &[1.0, 0.0, 0.0, 0.0, 0.5, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0],
+    );
+    let ibm = b.f32s(
+        "MAT4",
+        &[
+            1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0,
+            0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, -1.0, 0.0, 1.0,
+        ],
+    );
     let times = b.f32s("SCALAR", &[0.0, 0.5, 1.0]);
     let h = std::f32::consts::FRAC_1_SQRT_2;
-    let rots = b.f32s("VEC4", &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, h, h, 0.0, 0.0, 1.0, 0.0]);
+    let rots = b.f32s(
+        "VEC4",
+        &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, h, h, 0.0, 0.0, 1.0, 0.0],
+    );
     let doc = json!({
         "scene": 0,
         "scenes": [{"nodes": [0, 1]}],
