@@ -127,13 +127,10 @@ fn check(
         for rn in nodes {
             let n = rn["node"].as_u64().unwrap() as usize;
             let rm = floats(&rn["world_matrix"]);
-            for c in 0..16 {
-                let d = (ours.nodes[n].world_matrix[c] - rm[c]).abs();
+            for (c, (o, e)) in ours.nodes[n].world_matrix.iter().zip(&rm).enumerate() {
                 assert!(
-                    d <= tol,
-                    "{reference}: node {n} world[{c}]: ours {} ref {}",
-                    ours.nodes[n].world_matrix[c],
-                    rm[c]
+                    (o - e).abs() <= tol,
+                    "{reference}: node {n} world[{c}]: ours {o} ref {e}"
                 );
             }
         }

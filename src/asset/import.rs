@@ -78,6 +78,9 @@ fn import_inner(
     })
 }
 
+/// One JOINTS_n / WEIGHTS_n pair, per vertex.
+type InfluenceSet = (Vec<[u16; 4]>, Vec<[f32; 4]>);
+
 struct Cx<'a> {
     file: &'a str,
     l: &'a Loaded,
@@ -207,32 +210,8 @@ impl<'a> Cx<'a> {
         let e = |msg: String| self.err(format!("{at}: {msg}"));
         let bufs = &self.l.buffers;
         let reader = p.reader(|b| bufs.get(b.index()).map(|d| &d.0[..]));
-        let check_type = |sem: gltf::Semantic, dims: gltf::accessor::Dimensions| {
-            if let Some(a) = p.get(&sem) {
-                if a.dimensions() != dims {
-                    return Err(e(format!("{sem:?} accessor {} has wrong type", a.index())));
-                }
-            }
-            Ok(())
-        };
-        use gltf::accessor::Dimensions as D;
+        // Accessor element types were checked in gltf_read::check_usage.
         use gltf::Semantic as S;
-        check_type(S::Positions, D::Vec3)?;
-        check_type(S::Normals, D::Vec3)?;
-        check_type(S::Tangents, D::Vec4)?;
-        for (sem, dim) in [
-            (S::Positions, D::Vec3),
-            (S::Normals, D::Vec3),
-            (S::Tangents, D::Vec4),
-        ] {
-            if let Some(a) = p.get(&sem) {
-                if a.data_type() != gltf::accessor::DataType::F32 && dim != D::Vec4 {
-                    if !a.normalized() && !matches!(sem, S::Positions) {
-                        return Err(e(format!("{sem:?} accessor {} has wrong type", a.index())));
-                    }
-                }
-            }
-        }
         let positions: Vec<Vec3> = match reader.read_positions() {
             Some(it) => it.map(Vec3::from).collect(),
             None => return Err(e("no POSITION attribute".into())),
@@ -378,7 +357,7 @@ impl<'a> Cx<'a> {
     ) -> Result<(Vec<UVec4>, Vec<Vec4>), ImportError> {
         let bufs = &self.l.buffers;
         let reader = p.reader(|b| bufs.get(b.index()).map(|d| &d.0[..]));
-        let mut sets: Vec<(Vec<[u16; 4]>, Vec<[f32; 4]>)> = Vec::new();
+        let mut sets: Vec<InfluenceSet> = Vec::new();
         for set in 0..4 {
             let (j, w) = (reader.read_joints(set), reader.read_weights(set));
             match (j, w) {

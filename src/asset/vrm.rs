@@ -72,6 +72,7 @@ fn v0_preset(p: &str) -> Option<&'static str> {
 }
 
 /// Morph binds name a mesh; they act on every node that instances it.
+#[allow(clippy::too_many_arguments)] // flat lookup context; a struct would only rename it
 fn binds_for_mesh(
     file: &str,
     what: &str,
@@ -209,11 +210,7 @@ fn mtoon_v0(p: &Value) -> MToonAsset {
         shading_shift,
         shading_toony,
         gi_equalization: 1.0 - f(&fp, "_IndirectLightIntensity", 0.1),
-        matcap_factor: if tex("_SphereAdd").is_some() {
-            Vec3::ONE
-        } else {
-            Vec3::ONE
-        },
+        matcap_factor: Vec3::ONE,
         matcap_texture: tex("_SphereAdd"),
         rim_color: srgb_to_linear(v3(&vp, "_RimColor", Vec3::ZERO)),
         rim_lighting_mix: f(&fp, "_RimLightingMix", 0.0),

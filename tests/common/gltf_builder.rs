@@ -24,7 +24,7 @@ impl Builder {
     }
 
     fn view(&mut self, bytes: &[u8]) -> usize {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         let off = self.bin.len();
