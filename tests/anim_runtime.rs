@@ -375,6 +375,15 @@ fn clip_sampler_matches_player() {
             assert!(a.abs_diff_eq(*b, 1e-5));
         }
     }
+    // Whole-skin palettes line up with mesh palettes through `palette_joints`.
+    let mut whole = ClipSampler::for_whole_skin(&s, node).unwrap();
+    let mut all = Vec::new();
+    whole.sample(&s.animations[15], 0.3, &mut all).unwrap();
+    assert_eq!(all.len(), s.skins[0].joints.len());
+    let mesh = &s.meshes[s.nodes[node].mesh.unwrap()];
+    for (k, &slot) in mesh.palette_joints.iter().enumerate() {
+        assert!(all[slot as usize].abs_diff_eq(pal[k], 1e-6));
+    }
     // Clips of another file on the same skeleton drive this one.
     let worker = load("Worker_Female.gltf");
     sampler

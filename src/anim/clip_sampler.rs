@@ -23,6 +23,17 @@ impl ClipSampler {
     /// For the skinned mesh node `mesh_node`: palette order = `MeshAsset::palette_joints`,
     /// matching the primitives' vertex joint indices.
     pub fn new(scene: &SceneAsset, mesh_node: usize) -> Result<Self, AnimError> {
+        Self::build(scene, mesh_node, false)
+    }
+
+    /// Like `new`, but the palette holds every joint of the skin in skin-slot order. Use it
+    /// when several meshes (or files on one skeleton) share a baked texture: a vertex's skin
+    /// slot is `mesh.palette_joints[vertex_joint]`, which differs from mesh to mesh.
+    pub fn for_whole_skin(scene: &SceneAsset, mesh_node: usize) -> Result<Self, AnimError> {
+        Self::build(scene, mesh_node, true)
+    }
+
+    fn build(scene: &SceneAsset, mesh_node: usize, whole: bool) -> Result<Self, AnimError> {
         let node = scene
             .nodes
             .get(mesh_node)
@@ -37,7 +48,12 @@ impl ClipSampler {
             .ok_or(AnimError::NodeOutOfRange(mesh_node))?;
         let mut joint_nodes = Vec::new();
         let mut inverse_bind = Vec::new();
-        for &s in &mesh.palette_joints {
+        let slots: Vec<u32> = if whole {
+            (0..skin.joints.len() as u32).collect()
+        } else {
+            mesh.palette_joints.clone()
+        };
+        for &s in &slots {
             match (
                 skin.joints.get(s as usize),
                 skin.inverse_bind.get(s as usize),
