@@ -28,6 +28,9 @@ pub enum Command {
     /// Measure frame times over a fixed camera path for several crowd sizes and render modes;
     /// writes bench.csv, bench.png and a table.
     Bench(crate::bench::args::BenchArgs),
+    /// Print what a model holds (nodes, meshes, skins, clips, morphs, materials, VRM
+    /// expressions), or with --pose the posed vertices and joint matrices as JSON.
+    Inspect(crate::asset::inspect::InspectArgs),
 }
 
 #[derive(Debug, Clone, Args)]

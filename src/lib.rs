@@ -1,6 +1,8 @@
 //! Throng: a crowd-simulation sandbox. Everything up to the render world is plain data;
 //! only `render` (and the window shell in `app`, and `ui`) talk to the window and GL.
+pub mod anim;
 pub mod app;
+pub mod asset;
 pub mod bench;
 pub mod cli;
 pub mod crowd;

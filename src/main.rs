@@ -4,6 +4,7 @@ use std::sync::{Arc, Mutex};
 use clap::Parser;
 use throng::app::bench::BenchResult;
 use throng::app::{self, PlayOutcome, PlaySetup};
+use throng::asset::inspect::run_inspect;
 use throng::bench::args::{prepare_out_dir, BenchArgs};
 use throng::bench::report::table;
 use throng::bench::{run_headless, write_outputs};
@@ -16,6 +17,16 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Play(args)) => play(args),
         Some(Command::Bench(args)) => bench(args),
+        Some(Command::Inspect(args)) => match run_inspect(&args) {
+            Ok(text) => {
+                println!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("throng inspect: {e}");
+                ExitCode::from(1)
+            }
+        },
         None => play(cli.play),
     }
 }

@@ -1,0 +1,147 @@
+//! Materials (core PBR subset, unlit, VRM 1.0 MToon) and decoded textures.
+
+use super::error::ImportError;
+use super::gltf_read::Loaded;
+use super::types::*;
+use glam::{Vec3, Vec4};
+use serde_json::Value;
+
+/// One `TextureAsset` per glTF texture (not per image), each decoded to RGBA8.
+pub fn textures(file: &str, l: &Loaded) -> Result<Vec<TextureAsset>, ImportError> {
+    let mut out = Vec::new();
+    for t in l.doc.textures() {
+        let ii = t.source().index();
+        let Some(img) = l.images.get(ii) else {
+            return Err(ImportError::new(
+                file,
+                format!("texture {}: image {ii} missing", t.index()),
+            ));
+        };
+        let rgba8 = to_rgba8(img).ok_or_else(|| {
+            ImportError::new(
+                file,
+                format!(
+                    "texture {}: image {ii} has an unsupported pixel format",
+                    t.index()
+                ),
+            )
+        })?;
+        out.push(TextureAsset {
+            name: t.source().name().map(str::to_string),
+            width: img.width,
+            height: img.height,
+            rgba8,
+        });
+    }
+    Ok(out)
+}
+
+fn to_rgba8(img: &gltf::image::Data) -> Option<Vec<u8>> {
+    use gltf::image::Format as F;
+    let px = (img.width as usize).checked_mul(img.height as usize)?;
+    let p = &img.pixels;
+    let out: Vec<u8> = match img.format {
+        F::R8G8B8A8 => p.clone(),
+        F::R8G8B8 => p
+            .chunks_exact(3)
+            .flat_map(|c| [c[0], c[1], c[2], 255])
+            .collect(),
+        F::R8G8 => p
+            .chunks_exact(2)
+            .flat_map(|c| [c[0], c[0], c[0], c[1]])
+            .collect(),
+        F::R8 => p.iter().flat_map(|&c| [c, c, c, 255]).collect(),
+        F::R16G16B16A16 => p.chunks_exact(2).map(|c| c[1]).collect(),
+        F::R16G16B16 => p
+            .chunks_exact(6)
+            .flat_map(|c| [c[1], c[3], c[5], 255])
+            .collect(),
+        _ => return None,
+    };
+    (out.len() == px * 4).then_some(out)
+}
+
+pub fn materials(file: &str, doc: &gltf::Document) -> Result<Vec<MaterialAsset>, ImportError> {
+    let mut out = Vec::new();
+    for m in doc.materials() {
+        let pbr = m.pbr_metallic_roughness();
+        let base_color = Vec4::from(pbr.base_color_factor());
+        let emissive = Vec3::from(m.emissive_factor()) * m.emissive_strength().unwrap_or(1.0);
+        if !base_color.is_finite() || !emissive.is_finite() {
+            return Err(ImportError::new(
+                file,
+                format!("material {}: non-finite colour", m.index().unwrap_or(0)),
+            ));
+        }
+        let mtoon = m.extension_value("VRMC_materials_mtoon").map(mtoon_v1);
+        out.push(MaterialAsset {
+            name: m.name().map(str::to_string),
+            base_color,
+            base_color_texture: pbr.base_color_texture().map(|t| t.texture().index()),
+            alpha_mode: match m.alpha_mode() {
+                gltf::material::AlphaMode::Opaque => AlphaMode::Opaque,
+                gltf::material::AlphaMode::Mask => AlphaMode::Mask,
+                gltf::material::AlphaMode::Blend => AlphaMode::Blend,
+            },
+            alpha_cutoff: m.alpha_cutoff().unwrap_or(0.5),
+            double_sided: m.double_sided(),
+            emissive,
+            unlit: m.unlit(),
+            mtoon,
+        });
+    }
+    Ok(out)
+}
+
+pub(crate) fn f(v: &Value, key: &str, default: f32) -> f32 {
+    v.get(key)
+        .and_then(Value::as_f64)
+        .map(|x| x as f32)
+        .filter(|x| x.is_finite())
+        .unwrap_or(default)
+}
+
+pub(crate) fn v3(v: &Value, key: &str, default: Vec3) -> Vec3 {
+    let Some(a) = v.get(key).and_then(Value::as_array) else {
+        return default;
+    };
+    let c = |i: usize| a.get(i).and_then(Value::as_f64).map(|x| x as f32);
+    match (c(0), c(1), c(2)) {
+        (Some(x), Some(y), Some(z)) if x.is_finite() && y.is_finite() && z.is_finite() => {
+            Vec3::new(x, y, z)
+        }
+        _ => default,
+    }
+}
+
+fn tex(v: &Value, key: &str) -> Option<usize> {
+    v.get(key)?.get("index")?.as_u64().map(|i| i as usize)
+}
+
+fn mtoon_v1(v: &Value) -> MToonAsset {
+    MToonAsset {
+        shade_color: v3(v, "shadeColorFactor", Vec3::ZERO),
+        shade_texture: tex(v, "shadeMultiplyTexture"),
+        shading_shift: f(v, "shadingShiftFactor", 0.0),
+        shading_toony: f(v, "shadingToonyFactor", 0.9),
+        gi_equalization: f(v, "giEqualizationFactor", 0.9),
+        matcap_factor: v3(v, "matcapFactor", Vec3::ONE),
+        matcap_texture: tex(v, "matcapTexture"),
+        rim_color: v3(v, "parametricRimColorFactor", Vec3::ZERO),
+        rim_lighting_mix: f(v, "rimLightingMixFactor", 1.0),
+        rim_fresnel_power: f(v, "parametricRimFresnelPowerFactor", 5.0),
+        rim_lift: f(v, "parametricRimLiftFactor", 0.0),
+        outline_width_mode: match v.get("outlineWidthMode").and_then(Value::as_str) {
+            Some("worldCoordinates") => OutlineWidthMode::WorldCoordinates,
+            Some("screenCoordinates") => OutlineWidthMode::ScreenCoordinates,
+            _ => OutlineWidthMode::None,
+        },
+        outline_width: f(v, "outlineWidthFactor", 0.0),
+        outline_color: v3(v, "outlineColorFactor", Vec3::ZERO),
+        outline_lighting_mix: f(v, "outlineLightingMixFactor", 1.0),
+        uv_scroll_x: f(v, "uvAnimationScrollXSpeedFactor", 0.0),
+        uv_scroll_y: f(v, "uvAnimationScrollYSpeedFactor", 0.0),
+        uv_rotation: f(v, "uvAnimationRotationSpeedFactor", 0.0),
+        from_vrm0: false,
+    }
+}

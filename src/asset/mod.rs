@@ -1,0 +1,17 @@
+//! Immutable imported model data (glTF 2.0, GLB, VRM 0.x / 1.0).
+//!
+//! Everything here is plain data produced once by [`import::load_file`] / [`import::load_slice`]
+//! and never mutated afterwards; runtime state (time, poses, weights) lives in `crate::anim`, so
+//! one `SceneAsset` can drive any number of characters.
+
+pub mod error;
+pub mod gltf_read;
+pub mod import;
+pub mod inspect;
+pub mod material;
+pub mod types;
+pub mod vrm;
+
+pub use error::ImportError;
+pub use import::{load_file, load_slice};
+pub use types::*;

@@ -1,0 +1,382 @@
+use glam::{Mat4, Quat, UVec4, Vec2, Vec3, Vec4};
+use std::collections::BTreeMap;
+
+/// Local translation / rotation / scale of a node (glTF order: T * R * S).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Transform {
+    pub translation: Vec3,
+    pub rotation: Quat,
+    pub scale: Vec3,
+}
+
+impl Default for Transform {
+    fn default() -> Self {
+        Self::IDENTITY
+    }
+}
+
+impl Transform {
+    pub const IDENTITY: Self = Self {
+        translation: Vec3::ZERO,
+        rotation: Quat::IDENTITY,
+        scale: Vec3::ONE,
+    };
+
+    pub fn matrix(&self) -> Mat4 {
+        Mat4::from_scale_rotation_translation(self.scale, self.rotation, self.translation)
+    }
+}
+
+/// Axis-aligned box. `EMPTY` has min > max so the first `extend` sets it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Aabb {
+    pub min: Vec3,
+    pub max: Vec3,
+}
+
+impl Default for Aabb {
+    fn default() -> Self {
+        Self::EMPTY
+    }
+}
+
+impl Aabb {
+    pub const EMPTY: Self = Self {
+        min: Vec3::splat(f32::INFINITY),
+        max: Vec3::splat(f32::NEG_INFINITY),
+    };
+
+    pub fn is_empty(&self) -> bool {
+        self.min.x > self.max.x
+    }
+
+    pub fn extend(&mut self, p: Vec3) {
+        self.min = self.min.min(p);
+        self.max = self.max.max(p);
+    }
+
+    pub fn union(&self, o: &Aabb) -> Aabb {
+        Aabb {
+            min: self.min.min(o.min),
+            max: self.max.max(o.max),
+        }
+    }
+
+    pub fn contains(&self, p: Vec3, eps: f32) -> bool {
+        p.cmpge(self.min - Vec3::splat(eps)).all() && p.cmple(self.max + Vec3::splat(eps)).all()
+    }
+
+    pub fn expanded(&self, r: f32) -> Aabb {
+        if self.is_empty() {
+            return *self;
+        }
+        Aabb {
+            min: self.min - Vec3::splat(r),
+            max: self.max + Vec3::splat(r),
+        }
+    }
+
+    /// Box of the 8 transformed corners: conservative for any affine matrix.
+    pub fn transformed(&self, m: &Mat4) -> Aabb {
+        if self.is_empty() {
+            return *self;
+        }
+        let mut out = Aabb::EMPTY;
+        for i in 0..8 {
+            let c = Vec3::new(
+                if i & 1 == 0 { self.min.x } else { self.max.x },
+                if i & 2 == 0 { self.min.y } else { self.max.y },
+                if i & 4 == 0 { self.min.z } else { self.max.z },
+            );
+            out.extend(m.transform_point3(c));
+        }
+        out
+    }
+
+    pub fn extent(&self) -> f32 {
+        if self.is_empty() {
+            0.0
+        } else {
+            (self.max - self.min).length()
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct NodeAsset {
+    pub name: Option<String>,
+    pub parent: Option<usize>,
+    pub children: Vec<usize>,
+    /// Bind-pose local transform (a node `matrix` is decomposed into TRS).
+    pub local: Transform,
+    pub mesh: Option<usize>,
+    pub skin: Option<usize>,
+    /// Default morph weights for this instance: node.weights, else mesh.weights, else zeros.
+    pub morph_weights: Vec<f32>,
+}
+
+#[derive(Debug, Clone)]
+pub struct MorphTargetAsset {
+    pub name: String,
+    pub position_deltas: Vec<Vec3>,
+    /// Empty when the file gives no NORMAL deltas.
+    pub normal_deltas: Vec<Vec3>,
+    /// Empty when the file gives no TANGENT deltas.
+    pub tangent_deltas: Vec<Vec3>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PrimitiveMode {
+    Points,
+    Lines,
+    Triangles,
+    Other,
+}
+
+#[derive(Debug, Clone)]
+pub struct PrimitiveAsset {
+    pub mode: PrimitiveMode,
+    pub positions: Vec<Vec3>,
+    pub normals: Vec<Vec3>,
+    pub tangents: Vec<Vec4>,
+    pub uvs: Vec<Vec2>,
+    pub colors: Vec<Vec4>,
+    /// Triangle list indices (a non-indexed primitive gets 0..n).
+    pub indices: Vec<u32>,
+    /// Per vertex up to 4 *palette* joint indices (indices into `MeshAsset::palette_joints`),
+    /// sorted by descending weight; weights normalised to sum 1. Empty for rigid primitives.
+    pub joints: Vec<UVec4>,
+    pub weights: Vec<Vec4>,
+    pub material: Option<usize>,
+    pub morph_targets: Vec<MorphTargetAsset>,
+    pub bounds: Aabb,
+    /// Per palette joint: bounds (mesh bind space) of this primitive's vertices it influences.
+    pub joint_bounds: Vec<Aabb>,
+}
+
+impl PrimitiveAsset {
+    pub fn vertex_count(&self) -> usize {
+        self.positions.len()
+    }
+    pub fn is_skinned(&self) -> bool {
+        !self.joints.is_empty()
+    }
+    pub fn triangle_count(&self) -> usize {
+        if self.mode == PrimitiveMode::Triangles {
+            self.indices.len() / 3
+        } else {
+            0
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct MeshAsset {
+    pub name: Option<String>,
+    pub primitives: Vec<PrimitiveAsset>,
+    pub morph_target_names: Vec<String>,
+    pub default_weights: Vec<f32>,
+    /// Skin joint slots (indices into `SkinAsset::joints`) that carry weight in this mesh, in
+    /// ascending order. Zero-weight helper bones (IK poles, controls) are left out, so palettes
+    /// hold only joints that move vertices.
+    pub palette_joints: Vec<u32>,
+}
+
+#[derive(Debug, Clone)]
+pub struct SkinAsset {
+    pub name: Option<String>,
+    pub joints: Vec<usize>,
+    pub inverse_bind: Vec<Mat4>,
+    pub skeleton: Option<usize>,
+    /// Per joint slot: bounds (mesh bind space) of every vertex it influences, over all meshes
+    /// bound with this skin.
+    pub joint_bounds: Vec<Aabb>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interpolation {
+    Linear,
+    Step,
+    CubicSpline,
+}
+
+/// One sampler's keys. For CUBICSPLINE `values` holds (in-tangent, value, out-tangent) per key.
+#[derive(Debug, Clone)]
+pub struct Track<T> {
+    pub interpolation: Interpolation,
+    pub times: Vec<f32>,
+    pub values: Vec<T>,
+}
+
+#[derive(Debug, Clone)]
+pub struct NodeChannelAsset {
+    pub node: usize,
+    pub translation: Option<Track<Vec3>>,
+    pub rotation: Option<Track<Quat>>,
+    pub scale: Option<Track<Vec3>>,
+}
+
+/// Morph weights of one node; `values` is flat, `target_count` values per key (×3 for cubic).
+#[derive(Debug, Clone)]
+pub struct MorphChannelAsset {
+    pub node: usize,
+    pub target_count: usize,
+    pub track: Track<f32>,
+}
+
+#[derive(Debug, Clone)]
+pub struct AnimationClipAsset {
+    pub name: String,
+    pub duration: f32,
+    /// Number of glTF channels in the file (for display).
+    pub source_channel_count: usize,
+    pub node_channels: Vec<NodeChannelAsset>,
+    pub morph_channels: Vec<MorphChannelAsset>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AlphaMode {
+    Opaque,
+    Mask,
+    Blend,
+}
+
+#[derive(Debug, Clone)]
+pub struct TextureAsset {
+    pub name: Option<String>,
+    pub width: u32,
+    pub height: u32,
+    /// RGBA8, rows top to bottom.
+    pub rgba8: Vec<u8>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutlineWidthMode {
+    None,
+    WorldCoordinates,
+    ScreenCoordinates,
+}
+
+/// MToon parameters in VRM 1.0 terms (VRM 0.x values are converted as three-vrm does).
+/// Colours are linear.
+#[derive(Debug, Clone)]
+pub struct MToonAsset {
+    pub shade_color: Vec3,
+    pub shade_texture: Option<usize>,
+    pub shading_shift: f32,
+    pub shading_toony: f32,
+    pub gi_equalization: f32,
+    pub matcap_factor: Vec3,
+    pub matcap_texture: Option<usize>,
+    pub rim_color: Vec3,
+    pub rim_lighting_mix: f32,
+    pub rim_fresnel_power: f32,
+    pub rim_lift: f32,
+    pub outline_width_mode: OutlineWidthMode,
+    pub outline_width: f32,
+    pub outline_color: Vec3,
+    pub outline_lighting_mix: f32,
+    pub uv_scroll_x: f32,
+    pub uv_scroll_y: f32,
+    pub uv_rotation: f32,
+    /// True when converted from VRM 0.x `materialProperties`.
+    pub from_vrm0: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct MaterialAsset {
+    pub name: Option<String>,
+    /// Linear RGBA.
+    pub base_color: Vec4,
+    pub base_color_texture: Option<usize>,
+    pub alpha_mode: AlphaMode,
+    pub alpha_cutoff: f32,
+    pub double_sided: bool,
+    pub emissive: Vec3,
+    pub unlit: bool,
+    pub mtoon: Option<MToonAsset>,
+}
+
+#[derive(Debug, Clone)]
+pub struct MorphBind {
+    pub node: usize,
+    pub mesh: usize,
+    pub target: usize,
+    /// 0..1
+    pub weight: f32,
+}
+
+#[derive(Debug, Clone)]
+pub struct ExpressionAsset {
+    /// VRM 1.0 name (`blink`, `happy`, `aa`, ...) or the custom name.
+    pub name: String,
+    pub is_preset: bool,
+    pub is_binary: bool,
+    pub binds: Vec<MorphBind>,
+}
+
+#[derive(Debug, Clone)]
+pub struct VrmAsset {
+    /// 0 for VRM 0.x, 1 for VRM 1.0.
+    pub spec_major: u32,
+    pub title: Option<String>,
+    pub author: Option<String>,
+    pub license: Option<String>,
+    /// VRM 1.0 humanoid bone name (`hips`, `leftUpperArm`, ...) to node index.
+    pub humanoid: BTreeMap<String, usize>,
+    pub expressions: Vec<ExpressionAsset>,
+}
+
+impl VrmAsset {
+    pub fn expression(&self, name: &str) -> Option<&ExpressionAsset> {
+        self.expressions
+            .iter()
+            .find(|e| e.name == name)
+            .or_else(|| {
+                self.expressions
+                    .iter()
+                    .find(|e| e.name.eq_ignore_ascii_case(name))
+            })
+    }
+}
+
+/// A whole imported model. Immutable after import; `id` is unique per import so runtime objects
+/// can check they were built for this very scene.
+#[derive(Debug, Clone)]
+pub struct SceneAsset {
+    pub id: u64,
+    pub source: String,
+    pub nodes: Vec<NodeAsset>,
+    /// Nodes without parent, in file order.
+    pub roots: Vec<usize>,
+    pub meshes: Vec<MeshAsset>,
+    pub skins: Vec<SkinAsset>,
+    pub animations: Vec<AnimationClipAsset>,
+    pub materials: Vec<MaterialAsset>,
+    pub textures: Vec<TextureAsset>,
+    pub vrm: Option<VrmAsset>,
+}
+
+impl SceneAsset {
+    /// Clip by index (`"3"`) or exact name.
+    pub fn find_clip(&self, key: &str) -> Option<usize> {
+        if let Ok(i) = key.parse::<usize>() {
+            if i < self.animations.len() {
+                return Some(i);
+            }
+        }
+        self.animations.iter().position(|c| c.name == key)
+    }
+
+    /// Node by index or name (first match: names are not unique in real files).
+    pub fn find_node(&self, key: &str) -> Option<usize> {
+        if let Ok(i) = key.parse::<usize>() {
+            if i < self.nodes.len() {
+                return Some(i);
+            }
+        }
+        self.nodes
+            .iter()
+            .position(|n| n.name.as_deref() == Some(key))
+    }
+}
