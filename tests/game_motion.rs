@@ -118,4 +118,16 @@ fn panel_slides_and_newcomers_pop_in_staggered() {
         g.frame(1.0 / 60.0, &FrameInput::default());
     }
     assert_eq!(g.appear_scale(149, &ease), 1.0);
+
+    // Shrinking: the leavers shrink away first, then leave the simulation.
+    g.set_crowd_count(50);
+    assert_eq!(g.agents.len(), 150);
+    g.frame(0.15, &FrameInput::default());
+    let fading = g.appear_scale(120, &ease);
+    assert!(fading > 0.0 && fading < 1.0, "{fading}");
+    assert_eq!(g.appear_scale(10, &ease), 1.0);
+    for _ in 0..30 {
+        g.frame(1.0 / 60.0, &FrameInput::default());
+    }
+    assert_eq!(g.agents.len(), 50);
 }

@@ -52,6 +52,8 @@ pub enum Motion {
 
 /// Seconds a newly spawned person takes to pop in.
 pub const APPEAR_SECONDS: f32 = 0.45;
+/// Seconds a person removed by the crowd slider takes to shrink away.
+pub const FADE_OUT_SECONDS: f32 = 0.3;
 
 /// Switches the performance lab flips at run time; they outlive level reloads.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -104,6 +106,8 @@ pub struct Game {
     wall_time: f32,
     /// Per agent: wall time when it finishes appearing (agents present at start: 0).
     pub appear_until: Vec<f32>,
+    /// A shrink in progress: (agents kept, wall time it started).
+    leaving: Option<(usize, f32)>,
 }
 
 impl Game {
@@ -132,6 +136,7 @@ impl Game {
             gliding: false,
             wall_time: 0.0,
             appear_until,
+            leaving: None,
         };
         let o = game.camera.orbit;
         // Registering fresh keys cannot fail; a failure would only mean no glides.
@@ -171,11 +176,17 @@ impl Game {
 
     /// The crowd-size slider: overrides the level's count from now on (reloads keep it).
     /// Newcomers pop in one after another over about a second rather than all at once.
+    /// People removed by the slider fade out first and leave the simulation after `FADE_OUT_SECONDS`.
     pub fn set_crowd_count(&mut self, count: u32) {
         if self.crowd_count() == count as usize {
             return;
         }
+        self.finish_leaving();
         self.options.crowd = Some(count);
+        if (count as usize) < self.agents.len() {
+            self.leaving = Some((count as usize, self.wall_time));
+            return;
+        }
         self.agents.set_count(count as usize);
         let old = self.appear_until.len().min(count as usize);
         self.appear_until.truncate(old);
@@ -186,8 +197,22 @@ impl Game {
             .extend((0..added).map(|k| start + k as f32 * each + APPEAR_SECONDS));
     }
 
-    /// Scale 0..~1.1 of agent `i` while it pops in (easeOutBack overshoots a little), 1 after.
+    fn finish_leaving(&mut self) {
+        if let Some((keep, _)) = self.leaving.take() {
+            self.agents.set_count(keep);
+            self.appear_until.truncate(keep);
+        }
+    }
+
+    /// Scale of agent `i`: 0..~1.1 while it pops in (easeOutBack overshoots a little), shrinking
+    /// to 0 while it leaves, 1 otherwise.
     pub fn appear_scale(&self, i: usize, ease: &Easing) -> f32 {
+        if let Some((keep, started)) = self.leaving {
+            if i >= keep {
+                let t = ((self.wall_time - started) / FADE_OUT_SECONDS).clamp(0.0, 1.0);
+                return 1.0 - t * t;
+            }
+        }
         match self.appear_until.get(i) {
             Some(&until) if until > self.wall_time => {
                 let t = 1.0 - (until - self.wall_time) / APPEAR_SECONDS;
@@ -230,6 +255,7 @@ impl Game {
 
     fn rebuild_world(&mut self) {
         let seed = self.options.seed.unwrap_or(self.level.crowd.seed);
+        self.leaving = None;
         self.agents = Crowd::from_level(&self.level, self.crowd_count(), seed);
         self.appear_until = vec![0.0; self.crowd_count()];
         self.scenery_version += 1;
@@ -306,6 +332,12 @@ impl Game {
         }
         self.camera.update(&input.camera, wall_dt);
         self.wall_time += wall_dt;
+        if self
+            .leaving
+            .is_some_and(|(_, started)| self.wall_time - started >= FADE_OUT_SECONDS)
+        {
+            self.finish_leaving();
+        }
         self.motion.tick(wall_dt);
         if self.gliding {
             if let Some(v) = self.motion.value(&Motion::CameraGlide) {
