@@ -6,15 +6,14 @@ use std::time::Instant;
 
 use macroquad::prelude::{clear_background, get_internal_gl, get_screen_data, next_frame, Color};
 
+use super::draw_world;
 use crate::bench::args::{BenchArgs, BenchMode};
 use crate::bench::report::BenchRow;
 use crate::bench::{
     bench_game, camera_for_frame, progress, timed_cpu_frame, RunSamples, BENCH_ASPECT,
 };
 use crate::level::Level;
-use crate::render::{display_color, FrameParams, MarkerPath, Renderer};
-use crate::scenery::furniture::build_static_mesh;
-use crate::view::light::sun_view_projection;
+use crate::render::{display_color, MarkerPath, Renderer};
 
 pub type BenchResult = Arc<Mutex<Option<Result<Vec<BenchRow>, String>>>>;
 
@@ -50,36 +49,17 @@ async fn bench(args: &BenchArgs, level: &Level) -> Result<Vec<BenchRow>, String>
                 let (sim, cull, visible) =
                     timed_cpu_frame(&mut game, mode, &camera, &mut instances);
                 clear_background(Color::new(sky.x, sky.y, sky.z, 1.0));
-                let view_proj = camera.view_projection(BENCH_ASPECT);
-                let (focus, reach) = camera.shadow_focus();
                 let submit_start = Instant::now();
-                let stats = {
-                    let mut gl = unsafe { get_internal_gl() };
-                    gl.flush();
-                    renderer.sync_scenery(
-                        gl.quad_context,
-                        game.scenery_version(),
-                        &level.bounds,
-                        || build_static_mesh(level),
-                    );
-                    let params = FrameParams {
-                        view_proj,
-                        eye: camera.eye(),
-                        lighting: &level.lighting,
-                        ground: &level.ground,
-                        bounds: &level.bounds,
-                        fog_distance: (level.bounds.size().length() * 1.5).max(150.0),
-                        light_view_proj: sun_view_projection(
-                            level.lighting.sun_direction,
-                            focus,
-                            reach,
-                            2048,
-                        ),
-                        shadows: level.lighting.shadows,
-                        marker_path: path,
-                    };
-                    renderer.draw(gl.quad_context, &params, &instances)
-                };
+                let stats = draw_world(
+                    &mut renderer,
+                    level,
+                    game.scenery_version(),
+                    &camera,
+                    BENCH_ASPECT,
+                    level.lighting.shadows,
+                    path,
+                    &instances,
+                );
                 let submit = submit_start.elapsed().as_secs_f64() * 1000.0;
                 if i + 1 == total {
                     let shot = args.out.join(format!("{}_{agents}.png", mode.name()));

@@ -22,6 +22,7 @@ use crate::ui::agent_overlay;
 use crate::ui::hud::{self, HudInfo};
 use crate::ui::perf_panel::PerfPanel;
 use crate::view::camera::ground_point;
+use crate::view::camera::CameraRig;
 use crate::view::frustum::Frustum;
 use crate::view::light::sun_view_projection;
 use crate::view::markers::pack_visible_markers;
@@ -47,6 +48,39 @@ pub struct PlayOutcome {
     pub error: Option<String>,
     pub frames: u64,
     pub screenshot_saved: bool,
+}
+
+/// Draws the level's ground, scenery and the packed markers as seen by `camera`,
+/// with the sun's shadow map centred where the camera looks. Shared by play and bench.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn draw_world(
+    renderer: &mut Renderer,
+    level: &Level,
+    scenery_version: u64,
+    camera: &CameraRig,
+    aspect: f32,
+    shadows: bool,
+    marker_path: MarkerPath,
+    instances: &[f32],
+) -> RenderStats {
+    let mut gl = unsafe { get_internal_gl() };
+    gl.flush();
+    renderer.sync_scenery(gl.quad_context, scenery_version, &level.bounds, || {
+        build_static_mesh(level)
+    });
+    let (focus, reach) = camera.shadow_focus();
+    let params = FrameParams {
+        view_proj: camera.view_projection(aspect),
+        eye: camera.eye(),
+        lighting: &level.lighting,
+        ground: &level.ground,
+        bounds: &level.bounds,
+        fog_distance: (level.bounds.size().length() * 1.5).max(150.0),
+        light_view_proj: sun_view_projection(level.lighting.sun_direction, focus, reach, 2048),
+        shadows,
+        marker_path,
+    };
+    renderer.draw(gl.quad_context, &params, instances)
 }
 
 pub async fn run(setup: PlaySetup, outcome: Arc<Mutex<PlayOutcome>>) {
@@ -150,8 +184,6 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         let aspect = screen_width() / screen_height().max(1.0);
         let view_proj = game.camera.view_projection(aspect);
         let frustum = Frustum::from_view_projection(&view_proj);
-        let (focus, reach) = game.camera.shadow_focus();
-        let light_view_proj = sun_view_projection(level.lighting.sun_direction, focus, reach, 2048);
         let culled = timings.measure(Stage::CullLodPack, || {
             pack_visible_markers(
                 game.toggles.frustum_culling.then_some(&frustum),
@@ -163,28 +195,16 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
             )
         });
         let submit_start = Instant::now();
-        let stats: RenderStats = {
-            let mut gl = unsafe { get_internal_gl() };
-            gl.flush();
-            renderer.sync_scenery(
-                gl.quad_context,
-                game.scenery_version(),
-                &level.bounds,
-                || build_static_mesh(level),
-            );
-            let params = FrameParams {
-                view_proj,
-                eye: game.camera.eye(),
-                lighting: &level.lighting,
-                ground: &level.ground,
-                bounds: &level.bounds,
-                fog_distance: (level.bounds.size().length() * 1.5).max(150.0),
-                light_view_proj,
-                shadows: game.shadows_enabled(),
-                marker_path: MarkerPath::Instanced,
-            };
-            renderer.draw(gl.quad_context, &params, &instances)
-        };
+        let stats = draw_world(
+            &mut renderer,
+            level,
+            game.scenery_version(),
+            &game.camera,
+            aspect,
+            game.shadows_enabled(),
+            MarkerPath::Instanced,
+            &instances,
+        );
         timings.add(Stage::Submission, submit_start.elapsed());
         let ui_start = Instant::now();
 

@@ -3,8 +3,8 @@
 use glam::{Mat4, Vec2, Vec3};
 use macroquad::miniquad::{
     Bindings, BufferId, BufferLayout, BufferSource, BufferType, BufferUsage, Comparison, CullFace,
-    FilterMode, PassAction, Pipeline, PipelineParams, RenderPass, RenderingBackend, ShaderMeta,
-    ShaderSource, TextureFormat, TextureId, TextureKind, TextureParams, TextureWrap,
+    FilterMode, PassAction, Pipeline, PipelineParams, RenderPass, RenderingBackend, ShaderId,
+    ShaderMeta, ShaderSource, TextureFormat, TextureId, TextureKind, TextureParams, TextureWrap,
     UniformBlockLayout, UniformDesc, UniformType, UniformsSource, VertexAttribute, VertexFormat,
     VertexStep,
 };
@@ -45,6 +45,25 @@ struct ShadowUniforms {
     light_view_proj: [f32; 16],
     shadows_on: f32,
     shadow_texel: f32,
+}
+
+/// Compiles one GLSL program; the error names the program.
+fn compile(
+    ctx: &mut dyn RenderingBackend,
+    name: &str,
+    vertex: &str,
+    fragment: &str,
+    images: &[&str],
+    uniforms: Vec<UniformDesc>,
+) -> Result<ShaderId, String> {
+    ctx.new_shader(
+        ShaderSource::Glsl { vertex, fragment },
+        ShaderMeta {
+            images: images.iter().map(|s| s.to_string()).collect(),
+            uniforms: UniformBlockLayout { uniforms },
+        },
+    )
+    .map_err(|e| format!("{name} shader: {e:?}"))
 }
 
 /// The vertex placement uniforms; the depth-only program uses exactly these, the lit program
@@ -161,20 +180,14 @@ impl Renderer {
     pub fn new(ctx: &mut dyn RenderingBackend) -> Result<Self, String> {
         let mut lit_uniforms = marker_placement_uniforms();
         lit_uniforms.extend(lighting_uniforms());
-        let lit_shader = ctx
-            .new_shader(
-                ShaderSource::Glsl {
-                    vertex: LIT_VERT,
-                    fragment: LIT_FRAG,
-                },
-                ShaderMeta {
-                    images: vec!["shadow_map".to_string()],
-                    uniforms: UniformBlockLayout {
-                        uniforms: lit_uniforms,
-                    },
-                },
-            )
-            .map_err(|e| format!("lit shader: {e:?}"))?;
+        let lit_shader = compile(
+            ctx,
+            "lit",
+            LIT_VERT,
+            LIT_FRAG,
+            &["shadow_map"],
+            lit_uniforms,
+        )?;
         let mut ground_uniforms = vec![UniformDesc::new("view_proj", UniformType::Mat4)];
         ground_uniforms.extend(lighting_uniforms());
         ground_uniforms.extend([
@@ -183,20 +196,14 @@ impl Renderer {
             UniformDesc::new("color_a", UniformType::Float3),
             UniformDesc::new("color_b", UniformType::Float3),
         ]);
-        let ground_shader = ctx
-            .new_shader(
-                ShaderSource::Glsl {
-                    vertex: GROUND_VERT,
-                    fragment: GROUND_FRAG,
-                },
-                ShaderMeta {
-                    images: vec!["shadow_map".to_string()],
-                    uniforms: UniformBlockLayout {
-                        uniforms: ground_uniforms,
-                    },
-                },
-            )
-            .map_err(|e| format!("ground shader: {e:?}"))?;
+        let ground_shader = compile(
+            ctx,
+            "ground",
+            GROUND_VERT,
+            GROUND_FRAG,
+            &["shadow_map"],
+            ground_uniforms,
+        )?;
 
         let opaque = PipelineParams {
             depth_test: Comparison::LessOrEqual,
@@ -250,20 +257,14 @@ impl Renderer {
             },
         );
 
-        let depth_shader = ctx
-            .new_shader(
-                ShaderSource::Glsl {
-                    vertex: LIT_VERT,
-                    fragment: SHADOW_FRAG,
-                },
-                ShaderMeta {
-                    images: vec![],
-                    uniforms: UniformBlockLayout {
-                        uniforms: marker_placement_uniforms(),
-                    },
-                },
-            )
-            .map_err(|e| format!("shadow shader: {e:?}"))?;
+        let depth_shader = compile(
+            ctx,
+            "shadow",
+            LIT_VERT,
+            SHADOW_FRAG,
+            &[],
+            marker_placement_uniforms(),
+        )?;
         // Slope-scaled offset keeps lit surfaces from shadowing themselves (acne).
         let depth_params = PipelineParams {
             cull_face: CullFace::Nothing,
