@@ -42,7 +42,7 @@ pub struct PlayArgs {
     #[arg(long)]
     pub seed: Option<u64>,
     /// Replace the level's crowd size (0 to 1000000).
-    #[arg(long, value_parser = parse_crowd)]
+    #[arg(long, value_parser = parse_crowd, allow_hyphen_values = true)]
     pub crowd: Option<u32>,
     /// Quit after this many frames (at least 1).
     #[arg(long, value_parser = parse_frames)]

@@ -32,7 +32,12 @@ pub struct BenchArgs {
     #[arg(long, default_value = "levels/plaza.ron")]
     pub level: PathBuf,
     /// Crowd sizes, comma-separated (each 1 to 1000000).
-    #[arg(long, default_value = "1000,10000,100000", value_parser = parse_sizes)]
+    #[arg(
+        long,
+        default_value = "1000,10000,100000",
+        value_parser = parse_sizes,
+        allow_hyphen_values = true
+    )]
     pub sizes: Sizes,
     /// Measured frames per size and mode (after the warm-up).
     #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u32).range(1..=100_000))]

@@ -1,0 +1,122 @@
+//! `throng bench` end to end: bad values refused before any work, a headless run's files, and
+//! the instanced and one-draw-per-person pictures agreeing.
+
+mod support;
+
+use std::process::Command;
+
+use support::{find_display, project_root, read_png, run_throng};
+
+fn throng(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_throng"))
+        .args(args)
+        .current_dir(project_root())
+        .env_remove("DISPLAY")
+        .output()
+        .expect("binary runs")
+}
+
+#[test]
+fn bad_values_are_refused_before_any_work() {
+    for (args, expect) in [
+        (vec!["bench", "--sizes", "0"], "0 is out of range"),
+        (
+            vec!["bench", "--sizes", "-5"],
+            "allowed: comma-separated sizes",
+        ),
+        (vec!["bench", "--sizes", "99999999"], "out of range"),
+        (
+            vec!["bench", "--modes", "pipeline,turbo"],
+            "unknown mode `turbo`; allowed: pipeline, naive",
+        ),
+        (vec!["bench", "--frames", "0"], "--frames"),
+    ] {
+        let out = throng(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(expect), "{args:?}: {err}");
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "x").expect("write");
+    let out_arg = file.join("out").to_string_lossy().to_string();
+    let out = throng(&["bench", "--headless", "--out", &out_arg]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot create the folder"));
+}
+
+#[test]
+fn headless_run_writes_csv_plot_and_table() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out_dir = dir.path().to_string_lossy().to_string();
+    let out = throng(&[
+        "bench",
+        "--headless",
+        "--sizes",
+        "20,60",
+        "--frames",
+        "3",
+        "--warmup",
+        "1",
+        "--out",
+        &out_dir,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = std::fs::read_to_string(dir.path().join("bench.csv")).expect("csv");
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], throng::bench::report::CSV_HEADER);
+    assert_eq!(lines.len(), 5, "{csv}");
+    assert!(lines[1].starts_with("pipeline,20,3,"));
+    assert!(lines[2].starts_with("naive,20,3,"));
+    assert!(lines[4].starts_with("naive,60,3,"));
+    // Without culling the naive mode always "sees" everyone.
+    assert!(lines[4].ends_with(",60"), "{}", lines[4]);
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        table.contains("vs first") && table.contains("1.00x"),
+        "{table}"
+    );
+    let png = read_png(&dir.path().join("bench.png"));
+    assert_eq!((png.width, png.height), (960, 540));
+    // Progress went to stderr.
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bench [4/4] naive 60 agents"));
+}
+
+#[test]
+fn instanced_and_per_person_pictures_agree() {
+    let Some(display) = find_display("instanced_and_per_person_pictures_agree") else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out_dir = dir.path().to_string_lossy().to_string();
+    let out = run_throng(
+        &display,
+        &[
+            "bench", "--sizes", "300", "--frames", "2", "--warmup", "1", "--out", &out_dir,
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let a = read_png(&dir.path().join("pipeline_300.png"));
+    let b = read_png(&dir.path().join("naive_300.png"));
+    assert_eq!((a.width, a.height), (b.width, b.height));
+    let differing = a
+        .pixels
+        .iter()
+        .zip(&b.pixels)
+        .filter(|(p, q)| p.iter().zip(q.iter()).any(|(x, y)| x.abs_diff(*y) > 8))
+        .count();
+    let share = differing as f64 / a.pixels.len() as f64;
+    support::say(&format!(
+        "bench picture test RAN: pipeline and naive frames differ in {:.3}% of pixels",
+        share * 100.0
+    ));
+    assert!(share < 0.005, "{:.3}% of pixels differ", share * 100.0);
+}
