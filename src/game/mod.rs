@@ -120,7 +120,7 @@ impl Game {
             agents: Crowd::from_level(&level, count, seed),
             level,
             options,
-            scenery_version: 0,
+            scenery_version: 1,
             clock: FixedStepClock::new(SIM_RATE),
             camera,
             reload_error: None,
@@ -145,7 +145,6 @@ impl Game {
             &[o.target.x, o.target.y, o.target.z, o.distance],
         );
         let _ = game.motion.register(Motion::PerfPanel, &[0.0]);
-        game.scenery_version = 1;
         game
     }
 
