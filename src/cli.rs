@@ -59,6 +59,9 @@ pub struct PlayArgs {
     /// Show behaviour labels above nearby people (F3) at start.
     #[arg(long)]
     pub agent_overlay: bool,
+    /// Show the camera-glide easing editor (F4) at start.
+    #[arg(long)]
+    pub curve_editor: bool,
     /// Window size in pixels, e.g. 1280x720 (each side 64 to 8192).
     #[arg(long, default_value = "1280x720", value_parser = parse_size)]
     pub size: WindowSize,

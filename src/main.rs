@@ -118,6 +118,7 @@ fn play(args: PlayArgs) -> ExitCode {
         screenshot: args.screenshot.clone(),
         perf_panel: args.perf_panel,
         agent_overlay: args.agent_overlay,
+        curve_editor: args.curve_editor,
     };
     let outcome = Arc::new(Mutex::new(PlayOutcome::default()));
     let conf = macroquad::window::Conf {

@@ -21,7 +21,7 @@ pub struct InputReader {
 const DOUBLE_CLICK_SECONDS: f32 = 0.35;
 const DOUBLE_CLICK_PIXELS: f32 = 6.0;
 
-const ACTION_KEYS: [(KeyCode, Action); 14] = [
+const ACTION_KEYS: [(KeyCode, Action); 15] = [
     (KeyCode::Space, Action::TogglePause),
     (KeyCode::P, Action::TogglePause),
     (KeyCode::N, Action::SingleStep),
@@ -36,6 +36,7 @@ const ACTION_KEYS: [(KeyCode, Action); 14] = [
     (KeyCode::X, Action::Disturb),
     (KeyCode::G, Action::GlideToNextPoi),
     (KeyCode::F3, Action::ToggleAgentOverlay),
+    (KeyCode::F4, Action::ToggleCurveEditor),
 ];
 
 fn axis(neg: KeyCode, pos: KeyCode) -> f32 {

@@ -19,6 +19,8 @@ use crate::render::{display_color, FrameParams, MarkerPath, RenderStats, Rendere
 use crate::scenery::furniture::build_static_mesh;
 use crate::tween::Easing;
 use crate::ui::agent_overlay;
+use crate::ui::curve_preview::BezierEditor;
+use crate::ui::glide_editor;
 use crate::ui::hud::{self, HudInfo};
 use crate::ui::perf_panel::PerfPanel;
 use crate::view::camera::ground_point;
@@ -40,6 +42,7 @@ pub struct PlaySetup {
     pub screenshot: Option<PathBuf>,
     pub perf_panel: bool,
     pub agent_overlay: bool,
+    pub curve_editor: bool,
 }
 
 /// Filled in by the window loop; read by `main` after the window closes.
@@ -103,9 +106,11 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         screenshot,
         perf_panel: show_perf_panel,
         agent_overlay: show_agent_overlay,
+        curve_editor: show_curve_editor,
     } = setup;
     let mut game = Game::new(level, options);
     game.show_agent_overlay = show_agent_overlay;
+    game.show_curve_editor = show_curve_editor;
     if show_perf_panel {
         game.frame(
             0.0,
@@ -138,6 +143,7 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
     let mut history = FrameHistory::new(300);
     let mut perf_panel = PerfPanel::new(&game);
     let pop_in = Easing::parse("easeOutBack").unwrap_or(Easing::Linear);
+    let mut curve_editor = BezierEditor::default();
 
     loop {
         let frame_seconds = get_frame_time();
@@ -238,6 +244,9 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
                 reload_notice: notice.as_ref().map(|(s, _)| s.as_str()),
             },
         );
+        if game.show_curve_editor {
+            glide_editor::draw(&mut game, &mut curve_editor);
+        }
         let mut crowd_changed = false;
         let shown = game.perf_panel_shown();
         if shown > 0.001 {

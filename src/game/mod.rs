@@ -33,6 +33,8 @@ pub enum Action {
     TogglePerfPanel,
     /// Behaviour state labels above nearby agents.
     ToggleAgentOverlay,
+    /// The easing editor for camera glides.
+    ToggleCurveEditor,
     /// Startle the people around the point the camera looks at.
     Disturb,
     /// Glide the camera to the next point of interest.
@@ -95,6 +97,11 @@ pub struct Game {
     pub show_help: bool,
     pub show_perf_panel: bool,
     pub show_agent_overlay: bool,
+    pub show_curve_editor: bool,
+    /// The curve camera glides follow; the curve editor (F4) changes it.
+    pub glide_easing: Easing,
+    /// Wall time a glide started and how long it lasts, for the editor's playhead.
+    glide_span: (f32, f32),
     pub toggles: RenderToggles,
     pending_disturbance: Option<glam::Vec2>,
     /// Every eased change on screen goes through this one scheduler (single writer).
@@ -129,6 +136,9 @@ impl Game {
             show_help: false,
             show_perf_panel: false,
             show_agent_overlay: false,
+            show_curve_editor: false,
+            glide_easing: Easing::parse("cubicBezier(.65,0,.35,1)").unwrap_or(Easing::Linear),
+            glide_span: (0.0, 0.0),
             toggles: RenderToggles::default(),
             pending_disturbance: None,
             motion: Animator::new(AnimatorOptions::default()),
@@ -221,6 +231,12 @@ impl Game {
         }
     }
 
+    /// How far the current glide is, 0..1, for the curve editor's playhead.
+    pub fn glide_progress(&self) -> Option<f32> {
+        let (start, secs) = self.glide_span;
+        (self.gliding && secs > 0.0).then(|| ((self.wall_time - start) / secs).clamp(0.0, 1.0))
+    }
+
     /// The performance panel's slide: 0 hidden, 1 fully shown.
     pub fn perf_panel_shown(&self) -> f32 {
         self.motion.scalar(&Motion::PerfPanel).unwrap_or(0.0)
@@ -231,7 +247,8 @@ impl Game {
         // Longer trips take longer, within reason.
         let secs = (o.target.distance(target) / 25.0).clamp(0.6, 2.0);
         let to = [target.x, target.y, target.z, distance];
-        if let Ok(ease) = Easing::parse("easeInOutCubic") {
+        {
+            let ease = self.glide_easing.clone();
             let _ = if self.gliding {
                 // A new target mid-flight bends the glide and keeps its speed.
                 self.motion.tween_to(&Motion::CameraGlide, &to, secs, ease)
@@ -242,6 +259,7 @@ impl Game {
                     .tween_from_to(&Motion::CameraGlide, &from, &to, secs, ease)
             };
             self.gliding = true;
+            self.glide_span = (self.wall_time, secs);
         }
         if self.camera.mode == crate::level::CameraMode::Fly {
             self.camera.toggle_mode();
@@ -287,6 +305,7 @@ impl Game {
                 Action::ResetCamera => self.camera = CameraRig::from_start(&self.level.camera),
                 Action::ToggleHelp => self.show_help = !self.show_help,
                 Action::ToggleAgentOverlay => self.show_agent_overlay = !self.show_agent_overlay,
+                Action::ToggleCurveEditor => self.show_curve_editor = !self.show_curve_editor,
                 Action::TogglePerfPanel => {
                     self.show_perf_panel = !self.show_perf_panel;
                     // Toggling mid-slide reverses from where the panel is.

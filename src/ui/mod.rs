@@ -2,6 +2,7 @@
 //! functions and does the drawing in a thin layer on top.
 pub mod agent_overlay;
 pub mod curve_preview;
+pub mod glide_editor;
 pub mod hud;
 pub mod perf_panel;
 pub mod widgets;
