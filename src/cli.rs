@@ -62,6 +62,9 @@ pub struct PlayArgs {
     /// Show the camera-glide easing editor (F4) at start.
     #[arg(long)]
     pub curve_editor: bool,
+    /// Tint people by level of detail: red near, green mid, blue far.
+    #[arg(long)]
+    pub lod_colors: bool,
     /// Window size in pixels, e.g. 1280x720 (each side 64 to 8192).
     #[arg(long, default_value = "1280x720", value_parser = parse_size)]
     pub size: WindowSize,

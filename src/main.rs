@@ -119,6 +119,7 @@ fn play(args: PlayArgs) -> ExitCode {
         perf_panel: args.perf_panel,
         agent_overlay: args.agent_overlay,
         curve_editor: args.curve_editor,
+        lod_colors: args.lod_colors,
     };
     let outcome = Arc::new(Mutex::new(PlayOutcome::default()));
     let conf = macroquad::window::Conf {

@@ -27,7 +27,7 @@ fn bad_values_are_refused_before_any_work() {
         (vec!["bench", "--sizes", "99999999"], "out of range"),
         (
             vec!["bench", "--modes", "pipeline,turbo"],
-            "unknown mode `turbo`; allowed: pipeline, naive",
+            "unknown mode `turbo`; allowed: pipeline, instanced, naive",
         ),
         (vec!["bench", "--frames", "0"], "--frames"),
     ] {
@@ -54,6 +54,8 @@ fn headless_run_writes_csv_plot_and_table() {
         "--headless",
         "--sizes",
         "20,60",
+        "--modes",
+        "pipeline,naive",
         "--frames",
         "3",
         "--warmup",
@@ -96,7 +98,17 @@ fn instanced_and_per_person_pictures_agree() {
     let out = run_throng(
         &display,
         &[
-            "bench", "--sizes", "300", "--frames", "2", "--warmup", "1", "--out", &out_dir,
+            "bench",
+            "--sizes",
+            "300",
+            "--modes",
+            "instanced,naive",
+            "--frames",
+            "2",
+            "--warmup",
+            "1",
+            "--out",
+            &out_dir,
         ],
     );
     assert!(
@@ -104,7 +116,7 @@ fn instanced_and_per_person_pictures_agree() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let a = read_png(&dir.path().join("pipeline_300.png"));
+    let a = read_png(&dir.path().join("instanced_300.png"));
     let b = read_png(&dir.path().join("naive_300.png"));
     assert_eq!((a.width, a.height), (b.width, b.height));
     let differing = a
@@ -115,7 +127,7 @@ fn instanced_and_per_person_pictures_agree() {
         .count();
     let share = differing as f64 / a.pixels.len() as f64;
     support::say(&format!(
-        "bench picture test RAN: pipeline and naive frames differ in {:.3}% of pixels",
+        "bench picture test RAN: instanced and naive frames differ in {:.3}% of pixels",
         share * 100.0
     ));
     assert!(share < 0.005, "{:.3}% of pixels differ", share * 100.0);

@@ -10,7 +10,7 @@ use super::draw_world;
 use crate::bench::args::{BenchArgs, BenchMode};
 use crate::bench::report::BenchRow;
 use crate::bench::{
-    bench_game, camera_for_frame, progress, timed_cpu_frame, RunSamples, BENCH_ASPECT,
+    bench_game, camera_for_frame, progress, timed_cpu_frame, PackedCrowd, RunSamples, BENCH_ASPECT,
 };
 use crate::level::Level;
 use crate::render::{display_color, MarkerPath, Renderer};
@@ -32,22 +32,21 @@ async fn bench(args: &BenchArgs, level: &Level) -> Result<Vec<BenchRow>, String>
     let sky = display_color(level.lighting.sky_color);
     let runs = args.sizes.0.len() * args.modes.0.len();
     let total = args.warmup + args.frames;
-    let mut instances = Vec::new();
+    let mut packed = PackedCrowd::default();
     let mut rows = Vec::new();
     let mut run = 0;
     for &agents in &args.sizes.0 {
         for &mode in &args.modes.0 {
             let mut game = bench_game(level, agents, args.seed);
             let path = match mode {
-                BenchMode::Pipeline => MarkerPath::Instanced,
+                BenchMode::Pipeline | BenchMode::Instanced => MarkerPath::Instanced,
                 BenchMode::Naive => MarkerPath::PerAgent,
             };
             let mut s = RunSamples::default();
             for i in 0..total {
                 let frame_start = Instant::now();
                 let camera = camera_for_frame(level, i, total);
-                let (sim, cull, visible) =
-                    timed_cpu_frame(&mut game, mode, &camera, &mut instances);
+                let (sim, cull, visible) = timed_cpu_frame(&mut game, mode, &camera, &mut packed);
                 clear_background(Color::new(sky.x, sky.y, sky.z, 1.0));
                 let submit_start = Instant::now();
                 let stats = draw_world(
@@ -58,7 +57,7 @@ async fn bench(args: &BenchArgs, level: &Level) -> Result<Vec<BenchRow>, String>
                     BENCH_ASPECT,
                     level.lighting.shadows,
                     path,
-                    &instances,
+                    &packed.instances,
                 );
                 let submit = submit_start.elapsed().as_secs_f64() * 1000.0;
                 if i + 1 == total {

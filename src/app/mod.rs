@@ -27,7 +27,7 @@ use crate::view::camera::ground_point;
 use crate::view::camera::CameraRig;
 use crate::view::frustum::Frustum;
 use crate::view::light::sun_view_projection;
-use crate::view::markers::pack_visible_markers;
+use crate::view::markers::{pack_markers, PackOptions};
 use input::InputReader;
 
 /// How often the level file's modification time is checked.
@@ -43,6 +43,7 @@ pub struct PlaySetup {
     pub perf_panel: bool,
     pub agent_overlay: bool,
     pub curve_editor: bool,
+    pub lod_colors: bool,
 }
 
 /// Filled in by the window loop; read by `main` after the window closes.
@@ -64,7 +65,7 @@ pub(crate) fn draw_world(
     aspect: f32,
     shadows: bool,
     marker_path: MarkerPath,
-    instances: &[f32],
+    instances: &[Vec<f32>; 3],
 ) -> RenderStats {
     let mut gl = unsafe { get_internal_gl() };
     gl.flush();
@@ -107,10 +108,12 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         perf_panel: show_perf_panel,
         agent_overlay: show_agent_overlay,
         curve_editor: show_curve_editor,
+        lod_colors,
     } = setup;
     let mut game = Game::new(level, options);
     game.show_agent_overlay = show_agent_overlay;
     game.show_curve_editor = show_curve_editor;
+    game.toggles.lod_colors = lod_colors;
     if show_perf_panel {
         game.frame(
             0.0,
@@ -129,7 +132,7 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
     let mut reader = InputReader::default();
     let mut last_poll = Instant::now();
     let mut notice: Option<(String, Instant)> = None;
-    let mut instances = Vec::new();
+    let mut packed = crate::bench::PackedCrowd::default();
     let mut frame_ms_avg = 0.0f32;
     let mut outcome = PlayOutcome::default();
     let started = Instant::now();
@@ -190,14 +193,22 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         let aspect = screen_width() / screen_height().max(1.0);
         let view_proj = game.camera.view_projection(aspect);
         let frustum = Frustum::from_view_projection(&view_proj);
-        let culled = timings.measure(Stage::CullLodPack, || {
-            pack_visible_markers(
-                game.toggles.frustum_culling.then_some(&frustum),
+        let lod = game.lod_settings();
+        let opts = PackOptions {
+            frustum: game.toggles.frustum_culling.then_some(&frustum),
+            eye: game.camera.eye(),
+            lod: game.toggles.lod.then_some(&lod),
+            lod_colors: game.toggles.lod_colors,
+        };
+        let counts = timings.measure(Stage::CullLodPack, || {
+            pack_markers(
+                &opts,
                 &game.agents.pos,
                 &game.agents.heading,
                 &game.agents.color,
                 |i| game.appear_scale(i, &pop_in),
-                &mut instances,
+                &mut packed.lod_state,
+                &mut packed.instances,
             )
         });
         let submit_start = Instant::now();
@@ -209,7 +220,7 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
             aspect,
             game.shadows_enabled(),
             MarkerPath::Instanced,
-            &instances,
+            &packed.instances,
         );
         timings.add(Stage::Submission, submit_start.elapsed());
         let ui_start = Instant::now();
@@ -240,7 +251,8 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
                 },
                 frame_ms: frame_ms_avg,
                 stats: &stats,
-                culled,
+                culled: counts.culled,
+                beyond: counts.beyond,
                 reload_notice: notice.as_ref().map(|(s, _)| s.as_str()),
             },
         );

@@ -9,20 +9,31 @@ use crate::cli::{parse_size, WindowSize, MAX_CROWD};
 /// What a benchmark run compares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BenchMode {
-    /// Frustum culling plus one instanced draw per pass.
+    /// Frustum culling, near/mid/far LOD meshes, one instanced draw per LOD and pass.
     Pipeline,
-    /// No culling, one draw per person per pass.
+    /// Frustum culling and instancing at full detail (no LOD).
+    Instanced,
+    /// No culling, no LOD, one draw per person per pass.
     Naive,
 }
 
 impl BenchMode {
-    pub const ALL: [BenchMode; 2] = [BenchMode::Pipeline, BenchMode::Naive];
+    pub const ALL: [BenchMode; 3] = [BenchMode::Pipeline, BenchMode::Instanced, BenchMode::Naive];
 
     pub fn name(self) -> &'static str {
         match self {
             BenchMode::Pipeline => "pipeline",
+            BenchMode::Instanced => "instanced",
             BenchMode::Naive => "naive",
         }
+    }
+
+    pub fn culls(self) -> bool {
+        !matches!(self, BenchMode::Naive)
+    }
+
+    pub fn uses_lod(self) -> bool {
+        matches!(self, BenchMode::Pipeline)
     }
 }
 
@@ -45,8 +56,9 @@ pub struct BenchArgs {
     /// Unmeasured frames before each measurement.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=10_000))]
     pub warmup: u32,
-    /// Modes, comma-separated: pipeline, naive.
-    #[arg(long, default_value = "pipeline,naive", value_parser = parse_modes)]
+    /// Modes, comma-separated: pipeline (culling + LOD + instancing), instanced (culling +
+    /// instancing), naive (one draw per person).
+    #[arg(long, default_value = "pipeline,instanced,naive", value_parser = parse_modes)]
     pub modes: Modes,
     /// Measure everything except GL (simulation, culling, packing) without a window.
     #[arg(long)]
@@ -139,7 +151,7 @@ mod tests {
         );
         assert_eq!(
             parse_modes("pipeline,fast").unwrap_err(),
-            "unknown mode `fast`; allowed: pipeline, naive"
+            "unknown mode `fast`; allowed: pipeline, instanced, naive"
         );
     }
 

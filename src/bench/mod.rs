@@ -13,7 +13,8 @@ use crate::game::{FrameInput, Game, GameOptions};
 use crate::level::{CameraMode, CameraStart, Level};
 use crate::view::camera::CameraRig;
 use crate::view::frustum::Frustum;
-use crate::view::markers::pack_visible_markers;
+use crate::view::lod::Lod;
+use crate::view::markers::{pack_markers, PackOptions, MARKER_FLOATS};
 use args::{BenchArgs, BenchMode};
 use report::{median, quantile, BenchRow};
 
@@ -89,31 +90,46 @@ pub fn bench_game(level: &Level, agents: u32, seed: u64) -> Game {
     )
 }
 
-/// One simulation frame and the culling/packing a renderer would need, timed.
+/// Instance data per level of detail, and each agent's level kept between frames.
+#[derive(Debug, Default)]
+pub struct PackedCrowd {
+    pub instances: [Vec<f32>; 3],
+    pub lod_state: Vec<Lod>,
+}
+
+/// One simulation frame and the culling, LOD and packing a renderer would need, timed.
+/// See `BenchMode` for what each mode culls and whether it uses LOD.
 /// Returns (sim ms, cull ms, visible count).
 pub fn timed_cpu_frame(
     game: &mut Game,
     mode: BenchMode,
     camera: &CameraRig,
-    instances: &mut Vec<f32>,
+    packed: &mut PackedCrowd,
 ) -> (f64, f64, usize) {
     let t0 = Instant::now();
     game.frame(BENCH_DT, &FrameInput::default());
     let sim = t0.elapsed().as_secs_f64() * 1000.0;
     let t1 = Instant::now();
     let frustum = Frustum::from_view_projection(&camera.view_projection(BENCH_ASPECT));
-    let culling = matches!(mode, BenchMode::Pipeline).then_some(&frustum);
+    let lod = game.level().lod;
+    let opts = PackOptions {
+        frustum: mode.culls().then_some(&frustum),
+        eye: camera.eye(),
+        lod: mode.uses_lod().then_some(&lod),
+        lod_colors: false,
+    };
     let agents = &game.agents;
-    pack_visible_markers(
-        culling,
+    pack_markers(
+        &opts,
         &agents.pos,
         &agents.heading,
         &agents.color,
         |_| 1.0,
-        instances,
+        &mut packed.lod_state,
+        &mut packed.instances,
     );
     let cull = t1.elapsed().as_secs_f64() * 1000.0;
-    let visible = instances.len() / crate::view::markers::MARKER_FLOATS;
+    let visible = packed.instances.iter().map(Vec::len).sum::<usize>() / MARKER_FLOATS;
     (sim, cull, visible)
 }
 
@@ -136,7 +152,7 @@ pub fn progress(run: usize, runs: usize, mode: BenchMode, agents: u32, frame: u3
 pub fn run_headless(args: &BenchArgs, level: &Level) -> Vec<BenchRow> {
     let runs = args.sizes.0.len() * args.modes.0.len();
     let mut rows = Vec::new();
-    let mut instances = Vec::new();
+    let mut packed = PackedCrowd::default();
     let mut run = 0;
     for &agents in &args.sizes.0 {
         for &mode in &args.modes.0 {
@@ -144,8 +160,7 @@ pub fn run_headless(args: &BenchArgs, level: &Level) -> Vec<BenchRow> {
             let mut s = RunSamples::default();
             for i in 0..args.warmup + args.frames {
                 let camera = camera_for_frame(level, i, args.warmup + args.frames);
-                let (sim, cull, visible) =
-                    timed_cpu_frame(&mut game, mode, &camera, &mut instances);
+                let (sim, cull, visible) = timed_cpu_frame(&mut game, mode, &camera, &mut packed);
                 if i >= args.warmup {
                     s.frame.push(sim + cull);
                     s.sim.push(sim);

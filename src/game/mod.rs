@@ -61,6 +61,12 @@ pub const FADE_OUT_SECONDS: f32 = 0.3;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RenderToggles {
     pub frustum_culling: bool,
+    /// Near/mid/far meshes by distance; off draws everyone at full detail.
+    pub lod: bool,
+    /// Tint people by level of detail (red near, green mid, blue far).
+    pub lod_colors: bool,
+    /// Overrides the level's LOD distances (the performance panel's sliders).
+    pub lod_distances: Option<crate::level::LodSettings>,
     /// None: follow the level's `lighting.shadows`.
     pub shadows: Option<bool>,
 }
@@ -69,6 +75,9 @@ impl Default for RenderToggles {
     fn default() -> Self {
         RenderToggles {
             frustum_culling: true,
+            lod: true,
+            lod_colors: false,
+            lod_distances: None,
             shadows: None,
         }
     }
@@ -264,6 +273,11 @@ impl Game {
         if self.camera.mode == crate::level::CameraMode::Fly {
             self.camera.toggle_mode();
         }
+    }
+
+    /// The LOD distances in force: the panel's, else the level's.
+    pub fn lod_settings(&self) -> crate::level::LodSettings {
+        self.toggles.lod_distances.unwrap_or(self.level.lod)
     }
 
     pub fn shadows_enabled(&self) -> bool {

@@ -138,6 +138,8 @@ pub struct RenderStats {
     pub draw_calls: u32,
     pub triangles: u64,
     pub marker_instances: u32,
+    /// Instances drawn at near, mid and far detail.
+    pub instances_per_lod: [u32; 3],
     /// Bytes of uniforms sent this frame.
     pub uniform_bytes: u64,
 }
@@ -150,6 +152,13 @@ pub enum MarkerPath {
     Instanced,
     /// One draw per person per pass with its placement in uniforms.
     PerAgent,
+}
+
+/// One level of detail of the stand-in people: its mesh and the instance buffer feeding it.
+struct MarkerLod {
+    mesh: MeshBuffers,
+    instances: BufferId,
+    capacity: usize,
 }
 
 struct MeshBuffers {
@@ -166,9 +175,8 @@ pub struct Renderer {
     ground: Option<MeshBuffers>,
     scenery: Option<MeshBuffers>,
     scenery_version: Option<u64>,
-    marker_mesh: MeshBuffers,
-    marker_instances: BufferId,
-    marker_capacity: usize,
+    /// Near, mid and far stand-in meshes, each with its own instance stream.
+    markers: Vec<MarkerLod>,
     shadow_pass: RenderPass,
     shadow_map: TextureId,
     depth_static_pipeline: Pipeline,
@@ -301,21 +309,31 @@ impl Renderer {
         });
         let shadow_pass = ctx.new_render_pass_mrt(&[], None, Some(shadow_map));
 
-        let (marker_mesh_data, tint_mask) = marker_mesh();
-        let marker_capacity = 1024;
-        let marker_instances = ctx.new_buffer(
-            BufferType::VertexBuffer,
-            BufferUsage::Stream,
-            BufferSource::empty::<f32>(marker_capacity * MARKER_FLOATS),
-        );
-        let mask_buffer = ctx.new_buffer(
-            BufferType::VertexBuffer,
-            BufferUsage::Immutable,
-            BufferSource::slice(&tint_mask),
-        );
-        let mut marker_mesh = upload_mesh(ctx, &marker_mesh_data, shadow_map);
-        marker_mesh.bindings.vertex_buffers.push(mask_buffer);
-        marker_mesh.bindings.vertex_buffers.push(marker_instances);
+        let markers = [10, 6, 0]
+            .into_iter()
+            .map(|detail| {
+                let (mesh_data, tint_mask) = marker_mesh(detail);
+                let capacity = 1024;
+                let instances = ctx.new_buffer(
+                    BufferType::VertexBuffer,
+                    BufferUsage::Stream,
+                    BufferSource::empty::<f32>(capacity * MARKER_FLOATS),
+                );
+                let mask_buffer = ctx.new_buffer(
+                    BufferType::VertexBuffer,
+                    BufferUsage::Immutable,
+                    BufferSource::slice(&tint_mask),
+                );
+                let mut mesh = upload_mesh(ctx, &mesh_data, shadow_map);
+                mesh.bindings.vertex_buffers.push(mask_buffer);
+                mesh.bindings.vertex_buffers.push(instances);
+                MarkerLod {
+                    mesh,
+                    instances,
+                    capacity,
+                }
+            })
+            .collect();
 
         Ok(Renderer {
             lit_pipeline,
@@ -325,9 +343,7 @@ impl Renderer {
             ground: None,
             scenery: None,
             scenery_version: None,
-            marker_mesh,
-            marker_instances,
-            marker_capacity,
+            markers,
             shadow_pass,
             shadow_map,
             depth_static_pipeline,
@@ -370,15 +386,20 @@ impl Renderer {
         &mut self,
         ctx: &mut dyn RenderingBackend,
         params: &FrameParams,
-        marker_instances: &[f32],
+        marker_instances: &[Vec<f32>; 3],
     ) -> RenderStats {
         let mut stats = RenderStats::default();
         let l = params.lighting;
         let sun_dir = l.sun_direction.try_normalize().unwrap_or(-Vec3::Y);
         let sun_color = l.sun_color * l.sun_intensity;
-        let marker_count = marker_instances.len() / MARKER_FLOATS;
-        if marker_count > 0 {
-            self.upload_markers(ctx, marker_instances, marker_count);
+        let mut marker_count = 0;
+        for (lod, data) in marker_instances.iter().enumerate() {
+            let count = data.len() / MARKER_FLOATS;
+            marker_count += count;
+            stats.instances_per_lod[lod] = count as u32;
+            if count > 0 {
+                self.upload_markers(ctx, lod, data, count);
+            }
         }
         let shadow = ShadowUniforms {
             light_view_proj: params.light_view_proj.to_cols_array(),
@@ -507,17 +528,37 @@ impl Renderer {
         &self,
         ctx: &mut dyn RenderingBackend,
         path: MarkerPath,
-        [instanced, naive]: [&Pipeline; 2],
-        data: &[f32],
+        pipelines: [&Pipeline; 2],
+        data: &[Vec<f32>; 3],
         stats: &mut RenderStats,
         uniforms: impl Fn(PlacementUniforms) -> U,
         base: PlacementUniforms,
     ) {
+        for (lod, data) in data.iter().enumerate() {
+            self.draw_marker_lod(ctx, path, pipelines, lod, data, stats, &uniforms, base);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn draw_marker_lod<U>(
+        &self,
+        ctx: &mut dyn RenderingBackend,
+        path: MarkerPath,
+        [instanced, naive]: [&Pipeline; 2],
+        lod: usize,
+        data: &[f32],
+        stats: &mut RenderStats,
+        uniforms: &impl Fn(PlacementUniforms) -> U,
+        base: PlacementUniforms,
+    ) {
         let count = data.len() / MARKER_FLOATS;
+        let Some(marker) = self.markers.get(lod) else {
+            return;
+        };
         if count == 0 {
             return;
         }
-        let mesh = &self.marker_mesh;
+        let mesh = &marker.mesh;
         match path {
             MarkerPath::Instanced => {
                 ctx.apply_pipeline(instanced);
@@ -549,22 +590,31 @@ impl Renderer {
         stats.triangles += mesh.triangles * count as u64;
     }
 
-    fn upload_markers(&mut self, ctx: &mut dyn RenderingBackend, data: &[f32], count: usize) {
-        if count > self.marker_capacity {
+    fn upload_markers(
+        &mut self,
+        ctx: &mut dyn RenderingBackend,
+        lod: usize,
+        data: &[f32],
+        count: usize,
+    ) {
+        let Some(marker) = self.markers.get_mut(lod) else {
+            return;
+        };
+        if count > marker.capacity {
             // Grow geometrically so a growing crowd reallocates only a few times.
             let capacity = count.next_power_of_two();
-            ctx.delete_buffer(self.marker_instances);
-            self.marker_instances = ctx.new_buffer(
+            ctx.delete_buffer(marker.instances);
+            marker.instances = ctx.new_buffer(
                 BufferType::VertexBuffer,
                 BufferUsage::Stream,
                 BufferSource::empty::<f32>(capacity * MARKER_FLOATS),
             );
-            self.marker_capacity = capacity;
-            if let Some(slot) = self.marker_mesh.bindings.vertex_buffers.get_mut(2) {
-                *slot = self.marker_instances;
+            marker.capacity = capacity;
+            if let Some(slot) = marker.mesh.bindings.vertex_buffers.get_mut(2) {
+                *slot = marker.instances;
             }
         }
-        ctx.buffer_update(self.marker_instances, BufferSource::slice(data));
+        ctx.buffer_update(marker.instances, BufferSource::slice(data));
     }
 }
 
@@ -632,19 +682,36 @@ fn upload_ground(
     }
 }
 
-/// A stand-in person about 1.75 m tall facing -Z: tinted body, untinted head and a nose for heading.
-fn marker_mesh() -> (ColoredMesh, Vec<f32>) {
+/// A stand-in person about 1.75 m tall facing -Z: tinted body, untinted head and a nose for
+/// heading. `segments` sets the detail: 10 near, 6 mid; 0 gives the far level, a single box.
+fn marker_mesh(segments: u32) -> (ColoredMesh, Vec<f32>) {
     let mut body = ColoredMesh::default();
     let cloth = Vec3::splat(0.9);
-    body.add_cylinder(Vec2::ZERO, 0.0, 0.85, 0.12, 0.2, 10, cloth * 0.6);
-    body.add_cylinder(Vec2::ZERO, 0.85, 0.6, 0.2, 0.15, 10, cloth);
-    let mut head = ColoredMesh::default();
     let skin = Vec3::new(0.78, 0.57, 0.44);
+    if segments == 0 {
+        body.add_box(
+            Vec2::ZERO,
+            Vec2::new(0.19, 0.15),
+            0.0,
+            0.0,
+            1.45,
+            cloth * 0.8,
+        );
+        let mut head = ColoredMesh::default();
+        head.add_box(Vec2::ZERO, Vec2::splat(0.12), 0.0, 1.45, 0.28, skin);
+        let mut mask = vec![1.0; body.vertex_count()];
+        mask.extend(std::iter::repeat_n(0.0, head.vertex_count()));
+        body.append(&head);
+        return (body, mask);
+    }
+    body.add_cylinder(Vec2::ZERO, 0.0, 0.85, 0.12, 0.2, segments, cloth * 0.6);
+    body.add_cylinder(Vec2::ZERO, 0.85, 0.6, 0.2, 0.15, segments, cloth);
+    let mut head = ColoredMesh::default();
     head.add_sphere(
         Vec3::new(0.0, MARKER_HEIGHT - 0.13, 0.0),
         Vec3::splat(0.13),
-        6,
-        10,
+        segments.div_ceil(2).max(3),
+        segments,
         skin,
     );
     head.add_box(

@@ -30,6 +30,8 @@ pub struct HudInfo<'a> {
     pub frame_ms: f32,
     pub stats: &'a RenderStats,
     pub culled: usize,
+    /// Beyond the far LOD distance.
+    pub beyond: usize,
     pub reload_notice: Option<&'a str>,
 }
 
@@ -83,10 +85,14 @@ pub fn draw(game: &Game, info: &HudInfo) {
             info.frame_ms
         ),
         format!(
-            "people {}  drawn {}  culled {}  draws {}  tris {}",
+            "people {}  drawn {} (near {} mid {} far {})  culled {}  beyond far {}  draws {}  tris {}",
             game.agents.len(),
             info.stats.marker_instances,
+            info.stats.instances_per_lod[0],
+            info.stats.instances_per_lod[1],
+            info.stats.instances_per_lod[2],
             info.culled,
+            info.beyond,
             info.stats.draw_calls,
             info.stats.triangles
         ),

@@ -14,6 +14,7 @@ const PANEL_BG: Color = Color::new(0.0, 0.0, 0.0, 0.6);
 const TEXT: Color = Color::new(1.0, 1.0, 1.0, 1.0);
 const LINE: f32 = 20.0;
 const CROWD_SLIDER: u32 = 1;
+const LOD_SLIDER: u32 = 10;
 
 pub struct PerfPanel {
     slider: f32,
@@ -40,8 +41,13 @@ impl PerfPanel {
         y: f32,
     ) -> bool {
         let mut lines = vec![format!(
-            "draws {}  tris {}  instances {}",
-            stats.draw_calls, stats.triangles, stats.marker_instances
+            "draws {}  tris {}  instances {} ({}/{}/{})",
+            stats.draw_calls,
+            stats.triangles,
+            stats.marker_instances,
+            stats.instances_per_lod[0],
+            stats.instances_per_lod[1],
+            stats.instances_per_lod[2]
         )];
         for stage in Stage::ALL {
             // A stage that has not run yet shows as absent, never as a misleading 0.
@@ -49,7 +55,9 @@ impl PerfPanel {
                 lines.push(format!("{:<16} {:>7.2} ms", stage.label(), ms));
             }
         }
-        let height = 130.0 + lines.len() as f32 * LINE;
+        // Controls take 270 px above the statistics lines.
+        let controls = 270.0;
+        let height = controls + lines.len() as f32 * LINE;
         draw_rectangle(x, y, PANEL_W, height, PANEL_BG);
         draw_text("Performance lab (Tab)", x + 10.0, y + 22.0, 22.0, TEXT);
 
@@ -90,8 +98,60 @@ impl PerfPanel {
         {
             game.toggles.shadows = Some(shadows);
         }
+        let mut lod = game.toggles.lod;
+        if self
+            .widgets
+            .checkbox(check(2.0), "LOD (near/mid/far meshes)", &mut lod)
+        {
+            game.toggles.lod = lod;
+        }
+        let mut lod_colors = game.toggles.lod_colors;
+        if self
+            .widgets
+            .checkbox(check(3.0), "LOD colours (red/green/blue)", &mut lod_colors)
+        {
+            game.toggles.lod_colors = lod_colors;
+        }
+        let mut d = game.lod_settings();
+        let mut changed_lod = false;
+        for (k, (name, value, max)) in [
+            ("near", &mut d.near, 80.0f32),
+            ("mid", &mut d.mid, 200.0),
+            ("far", &mut d.far, 600.0),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let track = Rect {
+                x: x + 12.0,
+                y: y + 190.0 + k as f32 * 26.0,
+                w: PANEL_W - 24.0,
+                h: 14.0,
+            };
+            let mut t = (*value / max).clamp(0.0, 1.0);
+            let label = format!("LOD {name}: {:.0} m", *value);
+            if self
+                .widgets
+                .slider(LOD_SLIDER + k as u32, track, &label, &mut t)
+            {
+                *value = (t * max).max(1.0);
+                changed_lod = true;
+            }
+        }
+        if changed_lod {
+            // Keep the bands in order: near < mid < far.
+            d.mid = d.mid.max(d.near + 1.0);
+            d.far = d.far.max(d.mid + 1.0);
+            game.toggles.lod_distances = Some(d);
+        }
         for (i, l) in lines.iter().enumerate() {
-            draw_text(l, x + 12.0, y + 140.0 + i as f32 * LINE, 18.0, TEXT);
+            draw_text(
+                l,
+                x + 12.0,
+                y + controls + 10.0 + i as f32 * LINE,
+                18.0,
+                TEXT,
+            );
         }
         draw_frame_graph(history, x, y + height + 8.0, PANEL_W, 90.0);
         changed

@@ -1,35 +1,90 @@
-//! Culled, packed instance data for the stand-in crowd markers.
+//! Culled, LOD-bucketed, packed instance data for the stand-in crowd markers.
 
 use glam::{Vec2, Vec3};
 
 use super::frustum::Frustum;
+use super::lod::{select_lod, Lod};
+use crate::level::LodSettings;
 
 /// Floats per marker instance: x, z, heading, scale, tint r, g, b.
 pub const MARKER_FLOATS: usize = 7;
 /// Height of a marker person in metres (the bounding sphere is centred halfway up).
 pub const MARKER_HEIGHT: f32 = 1.75;
+/// Tints of the LOD debug mode: near, mid, far.
+pub const LOD_COLORS: [Vec3; 3] = [
+    Vec3::new(0.9, 0.25, 0.2),
+    Vec3::new(0.25, 0.8, 0.3),
+    Vec3::new(0.25, 0.4, 0.95),
+];
 
-/// Appends the markers inside the frustum (all of them without one) to `out` and returns how
-/// many were culled.
-pub fn pack_visible_markers(
-    frustum: Option<&Frustum>,
+/// How markers are selected for drawing this frame.
+#[derive(Debug, Clone, Copy)]
+pub struct PackOptions<'a> {
+    /// None: no frustum culling.
+    pub frustum: Option<&'a Frustum>,
+    pub eye: Vec3,
+    /// None: everyone at full detail (the naive path).
+    pub lod: Option<&'a LodSettings>,
+    /// Tint by level of detail instead of clothing.
+    pub lod_colors: bool,
+}
+
+/// What packing left out.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PackCounts {
+    /// Outside the view frustum.
+    pub culled: usize,
+    /// Beyond the far LOD distance.
+    pub beyond: usize,
+}
+
+/// Fills `out[lod]` with the instances of each level of detail. `lod_state` keeps each agent's
+/// level between frames for hysteresis (resized to the crowd as needed).
+#[allow(clippy::too_many_arguments)]
+pub fn pack_markers(
+    opts: &PackOptions,
     positions: &[Vec2],
     headings: &[f32],
     colors: &[Vec3],
     scale_of: impl Fn(usize) -> f32,
-    out: &mut Vec<f32>,
-) -> usize {
-    out.clear();
-    let mut culled = 0;
+    lod_state: &mut Vec<Lod>,
+    out: &mut [Vec<f32>; 3],
+) -> PackCounts {
+    for bucket in out.iter_mut() {
+        bucket.clear();
+    }
+    lod_state.resize(positions.len(), Lod::Near);
+    let mut counts = PackCounts::default();
     let half = MARKER_HEIGHT * 0.5;
     for (i, ((p, h), c)) in positions.iter().zip(headings).zip(colors).enumerate() {
-        if frustum.is_some_and(|f| !f.contains_sphere(Vec3::new(p.x, half, p.y), half + 0.1)) {
-            culled += 1;
+        let centre = Vec3::new(p.x, half, p.y);
+        let lod = match opts.lod {
+            Some(settings) => {
+                let l = select_lod(centre.distance(opts.eye), lod_state[i], settings);
+                lod_state[i] = l;
+                l
+            }
+            None => Lod::Near,
+        };
+        if lod == Lod::Beyond {
+            counts.beyond += 1;
             continue;
         }
-        out.extend_from_slice(&[p.x, p.y, *h, scale_of(i), c.x, c.y, c.z]);
+        if opts
+            .frustum
+            .is_some_and(|f| !f.contains_sphere(centre, half + 0.1))
+        {
+            counts.culled += 1;
+            continue;
+        }
+        let tint = if opts.lod_colors {
+            LOD_COLORS[lod.index()]
+        } else {
+            *c
+        };
+        out[lod.index()].extend_from_slice(&[p.x, p.y, *h, scale_of(i), tint.x, tint.y, tint.z]);
     }
-    culled
+    counts
 }
 
 #[cfg(test)]
@@ -37,11 +92,15 @@ mod tests {
     use super::*;
     use glam::Mat4;
 
-    #[test]
-    fn markers_behind_the_camera_are_culled_and_the_rest_packed_in_order() {
+    fn frustum() -> Frustum {
         let vp = Mat4::perspective_rh_gl(1.0, 1.0, 0.1, 500.0)
             * Mat4::look_at_rh(Vec3::new(0.0, 10.0, 20.0), Vec3::ZERO, Vec3::Y);
-        let f = Frustum::from_view_projection(&vp);
+        Frustum::from_view_projection(&vp)
+    }
+
+    #[test]
+    fn markers_behind_the_camera_are_culled_and_the_rest_packed_in_order() {
+        let f = frustum();
         let positions = [
             Vec2::new(0.0, 0.0),
             Vec2::new(0.0, 60.0),
@@ -49,21 +108,104 @@ mod tests {
         ];
         let headings = [0.5, 1.0, 1.5];
         let colors = [Vec3::X, Vec3::Y, Vec3::Z];
-        let mut out = Vec::new();
-        let culled = pack_visible_markers(None, &positions, &headings, &colors, |_| 1.0, &mut out);
-        assert_eq!((culled, out.len()), (0, 3 * MARKER_FLOATS));
-        let culled = pack_visible_markers(
-            Some(&f),
+        let mut out: [Vec<f32>; 3] = Default::default();
+        let mut state = Vec::new();
+        let naive = PackOptions {
+            frustum: None,
+            eye: Vec3::new(0.0, 10.0, 20.0),
+            lod: None,
+            lod_colors: false,
+        };
+        let c = pack_markers(
+            &naive,
+            &positions,
+            &headings,
+            &colors,
+            |_| 1.0,
+            &mut state,
+            &mut out,
+        );
+        assert_eq!(c, PackCounts::default());
+        assert_eq!(out[0].len(), 3 * MARKER_FLOATS);
+        let culling = PackOptions {
+            frustum: Some(&f),
+            ..naive
+        };
+        let c = pack_markers(
+            &culling,
             &positions,
             &headings,
             &colors,
             |i| i as f32,
+            &mut state,
             &mut out,
         );
-        assert_eq!(culled, 1);
+        assert_eq!(c.culled, 1);
         assert_eq!(
-            out,
+            out[0],
             vec![0.0, 0.0, 0.5, 0.0, 1.0, 0.0, 0.0, 1.0, -5.0, 1.5, 2.0, 0.0, 0.0, 1.0]
         );
+    }
+
+    #[test]
+    fn distance_buckets_with_hysteresis_and_debug_colours() {
+        let settings = LodSettings {
+            near: 10.0,
+            mid: 30.0,
+            far: 80.0,
+            hysteresis: 2.0,
+        };
+        let eye = Vec3::new(0.0, MARKER_HEIGHT * 0.5, 0.0);
+        let positions = [
+            Vec2::new(0.0, -5.0),
+            Vec2::new(0.0, -20.0),
+            Vec2::new(0.0, -50.0),
+            Vec2::new(0.0, -200.0),
+        ];
+        let headings = [0.0; 4];
+        let colors = [Vec3::ONE; 4];
+        let mut out: [Vec<f32>; 3] = Default::default();
+        let mut state = Vec::new();
+        let opts = PackOptions {
+            frustum: None,
+            eye,
+            lod: Some(&settings),
+            lod_colors: true,
+        };
+        let c = pack_markers(
+            &opts,
+            &positions,
+            &headings,
+            &colors,
+            |_| 1.0,
+            &mut state,
+            &mut out,
+        );
+        assert_eq!(c.beyond, 1);
+        assert_eq!(out.each_ref().map(|b| b.len() / MARKER_FLOATS), [1, 1, 1]);
+        assert_eq!(&out[1][4..7], LOD_COLORS[1].to_array().as_slice());
+        // An agent just past the near boundary keeps near detail (hysteresis), then switches.
+        let near_edge = [Vec2::new(0.0, -10.5)];
+        let mut state = vec![Lod::Near];
+        pack_markers(
+            &opts,
+            &near_edge,
+            &[0.0],
+            &[Vec3::ONE],
+            |_| 1.0,
+            &mut state,
+            &mut out,
+        );
+        assert_eq!(state[0], Lod::Near);
+        pack_markers(
+            &opts,
+            &[Vec2::new(0.0, -11.5)],
+            &[0.0],
+            &[Vec3::ONE],
+            |_| 1.0,
+            &mut state,
+            &mut out,
+        );
+        assert_eq!(state[0], Lod::Mid);
     }
 }
