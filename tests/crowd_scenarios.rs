@@ -2,7 +2,6 @@
 //! bottleneck and a dense plaza. Each prints its metrics and asserts bounds on them.
 
 use glam::Vec2;
-use throng::crowd::obstacles::signed_distance;
 use throng::crowd::{AgentState, Crowd, StepInputs, BODY_RADIUS};
 use throng::level::Level;
 
@@ -62,7 +61,7 @@ fn run(level: &Level, crowd: &mut Crowd, max_seconds: f32, stop_on_arrival: bool
                 m.out_of_bounds += 1;
             }
             for o in &level.obstacles {
-                let (d, _) = signed_distance(&o.shape, p);
+                let (d, _) = o.shape.signed_distance(p);
                 m.max_inside_obstacle = m.max_inside_obstacle.max(BODY_RADIUS - d);
             }
             // Effective velocity from positions, so constraint pushes count as jitter too.
@@ -278,7 +277,7 @@ fn growing_and_shrinking_keeps_every_invariant() {
         for i in 0..n {
             assert!(c.pos[i].is_finite() && plaza.bounds.contains(c.pos[i]));
             for o in &plaza.obstacles {
-                assert!(signed_distance(&o.shape, c.pos[i]).0 >= BODY_RADIUS - 0.02);
+                assert!(o.shape.signed_distance(c.pos[i]).0 >= BODY_RADIUS - 0.02);
             }
         }
     };

@@ -10,8 +10,6 @@ use glam::Vec2;
 use crate::level::validate::segment_hits_obstacle;
 use crate::level::{Level, Shape};
 
-use super::obstacles::signed_distance;
-
 pub struct NavGrid {
     shapes: Vec<Shape>,
     origin: Vec2,
@@ -47,7 +45,7 @@ impl NavGrid {
             for y in lo.y as usize..(hi.y as usize).min(rows) {
                 for x in lo.x as usize..(hi.x as usize).min(cols) {
                     let p = level.bounds.min + Vec2::new(x as f32 + 0.5, y as f32 + 0.5) * cell;
-                    if signed_distance(s, p).0 < CLEARANCE {
+                    if s.signed_distance(p).0 < CLEARANCE {
                         blocked[y * cols + x] = true;
                     }
                 }

@@ -3,39 +3,7 @@
 
 use glam::Vec2;
 
-use crate::level::{box_to_world, world_to_box, Level, Shape};
-
-/// Signed distance from `p` to the obstacle's edge (negative inside) and the outward normal.
-pub fn signed_distance(shape: &Shape, p: Vec2) -> (f32, Vec2) {
-    match *shape {
-        Shape::Circle { center, radius } => {
-            let d = p - center;
-            let len = d.length();
-            let n = if len > 1e-6 { d / len } else { Vec2::X };
-            (len - radius, n)
-        }
-        Shape::Box {
-            center,
-            half_extents,
-            angle_deg,
-        } => {
-            let local = world_to_box(angle_deg, p - center);
-            let q = local.abs() - half_extents;
-            let (dist, n_local) = if q.x > 0.0 || q.y > 0.0 {
-                let outside = q.max(Vec2::ZERO);
-                let len = outside.length();
-                let n = (outside * local.signum()) / len.max(1e-6);
-                (len, n)
-            } else if q.x > q.y {
-                // Inside: the nearest face is the one with the least penetration.
-                (q.x, Vec2::new(local.x.signum(), 0.0))
-            } else {
-                (q.y, Vec2::new(0.0, local.y.signum()))
-            };
-            (dist, box_to_world(angle_deg, n_local))
-        }
-    }
-}
+use crate::level::{Level, Shape};
 
 pub struct ObstacleField {
     shapes: Vec<Shape>,
@@ -90,7 +58,7 @@ impl ObstacleField {
     /// Calls `f(distance, normal)` for each obstacle near `p`.
     pub fn for_each_near(&self, p: Vec2, mut f: impl FnMut(f32, Vec2)) {
         for &i in self.bucket(p) {
-            let (d, n) = signed_distance(&self.shapes[i as usize], p);
+            let (d, n) = self.shapes[i as usize].signed_distance(p);
             f(d, n);
         }
     }
@@ -100,7 +68,7 @@ impl ObstacleField {
         // Two passes settle corners where two obstacles meet.
         for _ in 0..2 {
             for &i in self.bucket(p) {
-                let (d, n) = signed_distance(&self.shapes[i as usize], p);
+                let (d, n) = self.shapes[i as usize].signed_distance(p);
                 if d < radius {
                     p += n * (radius - d);
                 }
@@ -113,7 +81,7 @@ impl ObstacleField {
     pub fn is_free(&self, p: Vec2, radius: f32) -> bool {
         self.bucket(p)
             .iter()
-            .all(|&i| signed_distance(&self.shapes[i as usize], p).0 >= radius)
+            .all(|&i| self.shapes[i as usize].signed_distance(p).0 >= radius)
     }
 }
 
@@ -127,7 +95,7 @@ mod tests {
             center: Vec2::new(1.0, 1.0),
             radius: 2.0,
         };
-        let (d, n) = signed_distance(&c, Vec2::new(4.0, 1.0));
+        let (d, n) = c.signed_distance(Vec2::new(4.0, 1.0));
         assert!((d - 1.0).abs() < 1e-6 && (n - Vec2::X).length() < 1e-6);
         let b = Shape::Box {
             center: Vec2::ZERO,
@@ -135,12 +103,12 @@ mod tests {
             angle_deg: 90.0,
         };
         // Turned 90°: its long axis runs along z.
-        let (d, _) = signed_distance(&b, Vec2::new(0.0, 3.0));
+        let (d, _) = b.signed_distance(Vec2::new(0.0, 3.0));
         assert!((d - 1.0).abs() < 1e-5, "{d}");
-        let (d, n) = signed_distance(&b, Vec2::new(0.5, 0.0));
+        let (d, n) = b.signed_distance(Vec2::new(0.5, 0.0));
         assert!((d + 0.5).abs() < 1e-5, "{d}");
         assert!((n - Vec2::X).length() < 1e-5, "{n}");
-        let (d, n) = signed_distance(&b, Vec2::new(3.0, 4.0));
+        let (d, n) = b.signed_distance(Vec2::new(3.0, 4.0));
         assert!((d - 8f32.sqrt()).abs() < 1e-4, "{d}");
         assert!((n - Vec2::new(2.0, 2.0).normalize()).length() < 1e-4);
     }

@@ -131,6 +131,37 @@ impl Shape {
         }
     }
 
+    /// Signed distance from `p` to the footprint's edge (negative inside) and the outward normal.
+    pub fn signed_distance(&self, p: Vec2) -> (f32, Vec2) {
+        match *self {
+            Shape::Circle { center, radius } => {
+                let d = p - center;
+                let len = d.length();
+                let n = if len > 1e-6 { d / len } else { Vec2::X };
+                (len - radius, n)
+            }
+            Shape::Box {
+                center,
+                half_extents,
+                angle_deg,
+            } => {
+                let local = world_to_box(angle_deg, p - center);
+                let q = local.abs() - half_extents;
+                let (dist, n_local) = if q.x > 0.0 || q.y > 0.0 {
+                    let outside = q.max(Vec2::ZERO);
+                    let len = outside.length();
+                    (len, (outside * local.signum()) / len.max(1e-6))
+                } else if q.x > q.y {
+                    // Inside: the nearest face is the one with the least penetration.
+                    (q.x, Vec2::new(local.x.signum(), 0.0))
+                } else {
+                    (q.y, Vec2::new(0.0, local.y.signum()))
+                };
+                (dist, box_to_world(angle_deg, n_local))
+            }
+        }
+    }
+
     /// Radius of the circle that encloses the footprint.
     pub fn bounding_radius(&self) -> f32 {
         match *self {

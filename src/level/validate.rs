@@ -155,17 +155,7 @@ impl Checker<'_> {
 
 /// True when `p` lies strictly inside the obstacle's footprint.
 pub fn obstacle_contains(shape: &Shape, p: Vec2) -> bool {
-    match *shape {
-        Shape::Circle { center, radius } => p.distance_squared(center) < radius * radius,
-        Shape::Box {
-            center,
-            half_extents,
-            angle_deg,
-        } => {
-            let local = world_to_box(angle_deg, p - center);
-            local.x.abs() < half_extents.x && local.y.abs() < half_extents.y
-        }
-    }
+    shape.signed_distance(p).0 < 0.0
 }
 
 /// True when the segment a-b passes through the obstacle's footprint.

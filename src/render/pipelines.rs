@@ -628,28 +628,10 @@ fn upload_mesh(
     mesh: &ColoredMesh,
     shadow_map: TextureId,
 ) -> MeshBuffers {
-    let vertices = mesh.interleaved();
-    let vb = ctx.new_buffer(
-        BufferType::VertexBuffer,
-        BufferUsage::Immutable,
-        BufferSource::slice(&vertices),
-    );
-    let ib = ctx.new_buffer(
-        BufferType::IndexBuffer,
-        BufferUsage::Immutable,
-        BufferSource::slice(&mesh.indices),
-    );
-    MeshBuffers {
-        bindings: Bindings {
-            vertex_buffers: vec![vb],
-            index_buffer: ib,
-            images: vec![shadow_map],
-        },
-        index_count: mesh.indices.len() as i32,
-        triangles: mesh.triangle_count() as u64,
-    }
+    upload(ctx, &mesh.interleaved(), &mesh.indices, shadow_map)
 }
 
+/// The ground: one quad over the plaza and a wide margin, patterned by its shader.
 fn upload_ground(
     ctx: &mut dyn RenderingBackend,
     bounds: &Bounds,
@@ -660,16 +642,24 @@ fn upload_ground(
     let vertices: [f32; 12] = [
         min.x, 0.0, min.y, max.x, 0.0, min.y, max.x, 0.0, max.y, min.x, 0.0, max.y,
     ];
-    let indices: [u32; 6] = [0, 2, 1, 0, 3, 2];
+    upload(ctx, &vertices, &[0, 2, 1, 0, 3, 2], shadow_map)
+}
+
+fn upload(
+    ctx: &mut dyn RenderingBackend,
+    vertices: &[f32],
+    indices: &[u32],
+    shadow_map: TextureId,
+) -> MeshBuffers {
     let vb = ctx.new_buffer(
         BufferType::VertexBuffer,
         BufferUsage::Immutable,
-        BufferSource::slice(&vertices),
+        BufferSource::slice(vertices),
     );
     let ib = ctx.new_buffer(
         BufferType::IndexBuffer,
         BufferUsage::Immutable,
-        BufferSource::slice(&indices),
+        BufferSource::slice(indices),
     );
     MeshBuffers {
         bindings: Bindings {
@@ -677,8 +667,8 @@ fn upload_ground(
             index_buffer: ib,
             images: vec![shadow_map],
         },
-        index_count: 6,
-        triangles: 2,
+        index_count: indices.len() as i32,
+        triangles: (indices.len() / 3) as u64,
     }
 }
 
