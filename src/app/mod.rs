@@ -15,6 +15,7 @@ use macroquad::prelude::{
 use crate::game::{Action, Game, GameOptions};
 use crate::level::{Level, LevelWatcher};
 use crate::perf::timings::{FrameHistory, Stage, StageTimings};
+use crate::render::gpu_timer::GpuTimer;
 use crate::render::{display_color, FrameParams, MarkerPath, RenderStats, Renderer};
 use crate::scenery::furniture::build_static_mesh;
 use crate::tween::Easing;
@@ -145,6 +146,7 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
     // About five seconds at 60 fps.
     let mut history = FrameHistory::new(300);
     let mut perf_panel = PerfPanel::new(&game);
+    let mut gpu_timer = GpuTimer::new();
     let pop_in = Easing::parse("easeOutBack").unwrap_or(Easing::Linear);
     let mut curve_editor = BezierEditor::default();
 
@@ -212,6 +214,12 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
             )
         });
         let submit_start = Instant::now();
+        let timing = gpu_timer.begin();
+        let marker_path = if game.toggles.per_agent_draws {
+            MarkerPath::PerAgent
+        } else {
+            MarkerPath::Instanced
+        };
         let stats = draw_world(
             &mut renderer,
             level,
@@ -219,9 +227,13 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
             &game.camera,
             aspect,
             game.shadows_enabled(),
-            MarkerPath::Instanced,
+            marker_path,
             &packed.instances,
         );
+        if timing {
+            gpu_timer.end();
+        }
+        let gpu_time = gpu_timer.poll();
         timings.add(Stage::Submission, submit_start.elapsed());
         let ui_start = Instant::now();
 
@@ -264,7 +276,8 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         if shown > 0.001 {
             // Slides in from the left edge as the scheduler eases it open.
             let x = 10.0 - (1.0 - shown) * 370.0;
-            crowd_changed = perf_panel.draw(&mut game, &timings, &stats, &history, x, 130.0);
+            crowd_changed =
+                perf_panel.draw(&mut game, &timings, &stats, gpu_time, &history, x, 130.0);
         }
         timings.add(Stage::Ui, ui_start.elapsed());
         timings.end_frame();

@@ -65,6 +65,8 @@ pub struct RenderToggles {
     pub lod: bool,
     /// Tint people by level of detail (red near, green mid, blue far).
     pub lod_colors: bool,
+    /// One draw per person instead of instancing (the naive path, for comparison).
+    pub per_agent_draws: bool,
     /// Overrides the level's LOD distances (the performance panel's sliders).
     pub lod_distances: Option<crate::level::LodSettings>,
     /// None: follow the level's `lighting.shadows`.
@@ -77,6 +79,7 @@ impl Default for RenderToggles {
             frustum_culling: true,
             lod: true,
             lod_colors: false,
+            per_agent_draws: false,
             lod_distances: None,
             shadows: None,
         }

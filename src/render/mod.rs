@@ -1,5 +1,6 @@
 //! GPU resources and passes. The only module that talks to miniquad.
 pub mod gl_raw;
+pub mod gpu_timer;
 mod pipelines;
 
 pub use pipelines::{FrameParams, MarkerPath, RenderStats, Renderer};

@@ -7,6 +7,7 @@ use super::widgets::{Rect, WidgetState};
 use crate::game::Game;
 use crate::perf::slider::{crowd_from_slider, slider_from_crowd};
 use crate::perf::timings::{FrameHistory, Stage, StageTimings};
+use crate::render::gpu_timer::GpuTime;
 use crate::render::RenderStats;
 
 const PANEL_W: f32 = 340.0;
@@ -31,11 +32,13 @@ impl PerfPanel {
 
     /// Draws the panel at (x, y) and applies what the user changed. Returns true when the crowd
     /// size changed this frame.
+    #[allow(clippy::too_many_arguments)]
     pub fn draw(
         &mut self,
         game: &mut Game,
         timings: &StageTimings,
         stats: &RenderStats,
+        gpu: GpuTime,
         history: &FrameHistory,
         x: f32,
         y: f32,
@@ -49,14 +52,19 @@ impl PerfPanel {
             stats.instances_per_lod[1],
             stats.instances_per_lod[2]
         )];
+        lines.push(match gpu {
+            GpuTime::Millis(ms) => format!("{:<16} {:>7.2} ms", "GPU world passes", ms),
+            GpuTime::Pending => "GPU world passes   pending".to_string(),
+            GpuTime::Unsupported => "GPU timer queries: not supported".to_string(),
+        });
         for stage in Stage::ALL {
             // A stage that has not run yet shows as absent, never as a misleading 0.
             if let Some(ms) = timings.smoothed_ms(stage) {
                 lines.push(format!("{:<16} {:>7.2} ms", stage.label(), ms));
             }
         }
-        // Controls take 270 px above the statistics lines.
-        let controls = 270.0;
+        // Controls take 292 px above the statistics lines.
+        let controls = 292.0;
         let height = controls + lines.len() as f32 * LINE;
         draw_rectangle(x, y, PANEL_W, height, PANEL_BG);
         draw_text("Performance lab (Tab)", x + 10.0, y + 22.0, 22.0, TEXT);
@@ -112,6 +120,13 @@ impl PerfPanel {
         {
             game.toggles.lod_colors = lod_colors;
         }
+        let mut naive = game.toggles.per_agent_draws;
+        if self
+            .widgets
+            .checkbox(check(4.0), "one draw per person (naive)", &mut naive)
+        {
+            game.toggles.per_agent_draws = naive;
+        }
         let mut d = game.lod_settings();
         let mut changed_lod = false;
         for (k, (name, value, max)) in [
@@ -124,7 +139,7 @@ impl PerfPanel {
         {
             let track = Rect {
                 x: x + 12.0,
-                y: y + 190.0 + k as f32 * 26.0,
+                y: y + 212.0 + k as f32 * 26.0,
                 w: PANEL_W - 24.0,
                 h: 14.0,
             };
