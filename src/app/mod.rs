@@ -146,7 +146,7 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
     // About five seconds at 60 fps.
     let mut history = FrameHistory::new(300);
     let mut perf_panel = PerfPanel::new(&game);
-    let mut gpu_timer = GpuTimer::new();
+    let mut gpu_timer = GpuTimer::for_current_context();
     let pop_in = Easing::parse("easeOutBack").unwrap_or(Easing::Linear);
     let mut curve_editor = BezierEditor::default();
 

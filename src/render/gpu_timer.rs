@@ -25,7 +25,7 @@ pub struct GpuTimer {
 
 impl GpuTimer {
     /// Needs the window's GL context current.
-    pub fn new() -> Self {
+    pub fn for_current_context() -> Self {
         let mut ids = [0; RING];
         let supported = unsafe {
             while gl::glGetError() != 0 {}
