@@ -23,6 +23,11 @@ const OBSTACLE_RANGE: f32 = 0.3;
 const MAX_ACCEL: f32 = 4.0;
 /// How far ahead a walker reacts to people in its way (m) and how hard it veers right (m/s²).
 pub(super) const LOOK_AHEAD: f32 = 1.6;
+/// Neighbours a walker weighs at most per step.
+const MAX_NEIGHBOURS: usize = 24;
+/// How far ahead (s) and how strongly (m/s²·s) walkers avoid predicted contacts.
+const ANTICIPATION_SECONDS: f32 = 2.0;
+const ANTICIPATION_PUSH: f32 = 1.5;
 const KEEP_RIGHT: f32 = 2.5;
 const MAX_ACCEL_SCATTER: f32 = 9.0;
 const RUN_SPEED: f32 = 3.4;
@@ -81,12 +86,17 @@ impl Frame<'_> {
         // Keep right: people ahead make a walker veer to its right, so two flows pass each other
         // instead of pushing head-on (the convention pedestrians follow).
         let right = Vec2::new(heading.y, -heading.x);
+        let mut considered = 0;
         c.grid.for_each_near(p, LOOK_AHEAD, |j| {
-            if j == i {
+            // In a packed crowd the nearest couple of dozen people decide a step; more only cost.
+            if j == i || considered >= MAX_NEIGHBOURS {
                 return;
             }
             let d = p - c.pos[j];
             let dist = d.length();
+            if dist < LOOK_AHEAD {
+                considered += 1;
+            }
             if dist < range && dist > 1e-5 {
                 let gap = dist - 2.0 * BODY_RADIUS;
                 // Seated and queuing people are pushed less: they hold their place.
@@ -99,6 +109,27 @@ impl Frame<'_> {
                         .min(8.0);
             }
             if !standing && dist < LOOK_AHEAD && dist > 1e-5 {
+                // Anticipation: where will the two be closest, and how soon? Steer away from that
+                // future contact now, harder the sooner it comes.
+                let rel_v = v - c.vel[j];
+                let speed2 = rel_v.length_squared();
+                if speed2 > 1e-4 {
+                    let t = (-d).dot(rel_v) / speed2;
+                    if t > 0.0 && t < ANTICIPATION_SECONDS {
+                        let miss = d + rel_v * t;
+                        let miss_len = miss.length();
+                        let contact = 2.0 * BODY_RADIUS + 0.3;
+                        if miss_len < contact {
+                            let away = if miss_len > 1e-4 {
+                                miss / miss_len
+                            } else {
+                                right
+                            };
+                            accel +=
+                                away * ANTICIPATION_PUSH * (1.0 - miss_len / contact) / t.max(0.25);
+                        }
+                    }
+                }
                 let ahead = heading.dot(-d) / dist;
                 if ahead > 0.5 {
                     // Stronger the closer and the more squarely ahead the other person is.
