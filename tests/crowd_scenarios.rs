@@ -176,7 +176,7 @@ fn bottleneck() {
         .collect();
     let mut crowd = Crowd::with_fixed_goals(&l, &agents, 3);
     let m = run(&l, &mut crowd, 120.0, true);
-    check("bottleneck (30 agents through a 2 m gap)", &m, 90.0);
+    check("bottleneck (30 agents through a 2 m gap)", &m, 60.0);
 }
 
 #[test]

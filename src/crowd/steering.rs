@@ -20,6 +20,8 @@ const AGENT_PUSH: f32 = 3.0;
 const AGENT_RANGE: f32 = 0.25;
 const OBSTACLE_PUSH: f32 = 5.0;
 const OBSTACLE_RANGE: f32 = 0.3;
+/// Distance from an obstacle's edge (m) within which walkers slide along it.
+const SLIDE_RANGE: f32 = 1.2;
 const MAX_ACCEL: f32 = 4.0;
 /// How far ahead a walker reacts to people in its way (m) and how hard it veers right (m/s²).
 pub(super) const LOOK_AHEAD: f32 = 1.6;
@@ -153,6 +155,21 @@ impl Frame<'_> {
             let gap = d - BODY_RADIUS;
             if gap < 1.0 {
                 accel += n * OBSTACLE_PUSH * (-gap / OBSTACLE_RANGE).exp().min(10.0);
+            }
+            // Slide: near a wall, the part of the wish that points into it turns along it, so
+            // people walk around furniture and along walls to a gap instead of pressing on.
+            if gap < SLIDE_RANGE {
+                let into = desired.dot(n);
+                if into < 0.0 {
+                    let along = n.perp();
+                    let along = if along.dot(desired) >= 0.0 {
+                        along
+                    } else {
+                        -along
+                    };
+                    let w = 1.0 - (gap / SLIDE_RANGE).max(0.0);
+                    accel += (along - n) * (-into) * w / TAU;
+                }
             }
         });
         let cap = if scattering {
