@@ -30,6 +30,14 @@ const GROUND_MARGIN: f32 = 600.0;
 #[derive(Clone, Copy)]
 struct LitUniforms {
     placement: PlacementUniforms,
+    light: SceneLight,
+}
+
+/// Sun, sky, fog and shadow: the same block in the lit and the ground programs, laid out as
+/// `lighting_uniforms()` declares it, built once per frame.
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct SceneLight {
     sun_dir: [f32; 3],
     sun_color: [f32; 3],
     ambient: [f32; 3],
@@ -80,13 +88,7 @@ struct PlacementUniforms {
 #[repr(C)]
 struct GroundUniforms {
     view_proj: [f32; 16],
-    sun_dir: [f32; 3],
-    sun_color: [f32; 3],
-    ambient: [f32; 3],
-    sky_color: [f32; 3],
-    eye: [f32; 3],
-    fog_distance: f32,
-    shadow: ShadowUniforms,
+    light: SceneLight,
     bounds: [f32; 4],
     tile_size: f32,
     color_a: [f32; 3],
@@ -406,6 +408,15 @@ impl Renderer {
             shadows_on: if params.shadows { 1.0 } else { 0.0 },
             shadow_texel: 1.0 / SHADOW_MAP_SIZE as f32,
         };
+        let light = SceneLight {
+            sun_dir: sun_dir.to_array(),
+            sun_color: sun_color.to_array(),
+            ambient: l.ambient.to_array(),
+            sky_color: l.sky_color.to_array(),
+            eye: params.eye.to_array(),
+            fog_distance: params.fog_distance,
+            shadow,
+        };
 
         if params.shadows {
             ctx.begin_pass(
@@ -463,13 +474,7 @@ impl Renderer {
                 ctx,
                 &GroundUniforms {
                     view_proj: params.view_proj.to_cols_array(),
-                    sun_dir: sun_dir.to_array(),
-                    sun_color: sun_color.to_array(),
-                    ambient: l.ambient.to_array(),
-                    sky_color: l.sky_color.to_array(),
-                    eye: params.eye.to_array(),
-                    fog_distance: params.fog_distance,
-                    shadow,
+                    light,
                     bounds: [b.min.x, b.min.y, b.max.x, b.max.y],
                     tile_size: g.tile_size,
                     color_a: g.color_a.to_array(),
@@ -489,13 +494,7 @@ impl Renderer {
                 single_place: [0.0; 4],
                 single_tint: [0.0; 3],
             },
-            sun_dir: sun_dir.to_array(),
-            sun_color: sun_color.to_array(),
-            ambient: l.ambient.to_array(),
-            sky_color: l.sky_color.to_array(),
-            eye: params.eye.to_array(),
-            fog_distance: params.fog_distance,
-            shadow,
+            light,
         };
         if let Some(scenery) = &self.scenery {
             ctx.apply_pipeline(&self.lit_pipeline);
