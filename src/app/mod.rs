@@ -16,7 +16,7 @@ use crate::game::{Action, Game, GameOptions};
 use crate::level::{Level, LevelWatcher};
 use crate::perf::timings::{FrameHistory, Stage, StageTimings};
 use crate::render::gpu_timer::GpuTimer;
-use crate::render::{display_color, FrameParams, MarkerPath, RenderStats, Renderer};
+use crate::render::{display_color, FrameParams, MarkerPath, RenderStats, Renderer, WorldLayer};
 use crate::scenery::furniture::build_static_mesh;
 use crate::tween::Easing;
 use crate::ui::agent_overlay;
@@ -67,6 +67,7 @@ pub(crate) fn draw_world(
     shadows: bool,
     marker_path: MarkerPath,
     instances: &[Vec<f32>; 3],
+    layers: &mut [&mut dyn WorldLayer],
 ) -> RenderStats {
     let mut gl = unsafe { get_internal_gl() };
     gl.flush();
@@ -84,8 +85,9 @@ pub(crate) fn draw_world(
         light_view_proj: sun_view_projection(level.lighting.sun_direction, focus, reach, 2048),
         shadows,
         marker_path,
+        screen_size: (screen_width(), screen_height()),
     };
-    renderer.draw(gl.quad_context, &params, instances)
+    renderer.draw(gl.quad_context, &params, instances, layers)
 }
 
 pub async fn run(setup: PlaySetup, outcome: Arc<Mutex<PlayOutcome>>) {
@@ -229,6 +231,7 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
             game.shadows_enabled(),
             marker_path,
             &packed.instances,
+            &mut [],
         );
         if timing {
             gpu_timer.end();

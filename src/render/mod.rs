@@ -1,8 +1,10 @@
 //! GPU resources and passes. The only module that talks to miniquad.
 pub mod gl_raw;
 pub mod gpu_timer;
+pub mod layer;
 mod pipelines;
 
+pub use layer::{MainPassInfo, WorldLayer};
 pub use pipelines::{FrameParams, MarkerPath, RenderStats, Renderer};
 
 /// The colour a linear value ends up as on screen: the shaders' tonemap, then gamma.

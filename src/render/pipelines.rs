@@ -9,6 +9,7 @@ use macroquad::miniquad::{
     VertexStep,
 };
 
+use super::layer::{MainPassInfo, WorldLayer};
 use crate::level::{Bounds, Ground, Lighting};
 use crate::scenery::ColoredMesh;
 use crate::view::markers::{MARKER_FLOATS, MARKER_HEIGHT};
@@ -132,6 +133,8 @@ pub struct FrameParams<'a> {
     pub light_view_proj: Mat4,
     pub shadows: bool,
     pub marker_path: MarkerPath,
+    /// Framebuffer size in pixels.
+    pub screen_size: (f32, f32),
 }
 
 /// What the renderer did this frame, for the stats overlay and tests.
@@ -389,6 +392,7 @@ impl Renderer {
         ctx: &mut dyn RenderingBackend,
         params: &FrameParams,
         marker_instances: &[Vec<f32>; 3],
+        layers: &mut [&mut dyn WorldLayer],
     ) -> RenderStats {
         let mut stats = RenderStats::default();
         let l = params.lighting;
@@ -457,6 +461,9 @@ impl Renderer {
                 |p| p,
                 depth,
             );
+            for layer in layers.iter_mut() {
+                layer.draw_shadow(ctx, params.light_view_proj, &mut stats);
+            }
             ctx.end_render_pass();
         }
 
@@ -516,6 +523,23 @@ impl Renderer {
             lit.placement,
         );
         stats.marker_instances = marker_count as u32;
+        let info = MainPassInfo {
+            view_proj: params.view_proj,
+            eye: params.eye,
+            sun_dir,
+            sun_color,
+            ambient: l.ambient,
+            sky_color: l.sky_color,
+            fog_distance: params.fog_distance,
+            light_view_proj: params.light_view_proj,
+            shadows_on: params.shadows,
+            shadow_map: self.shadow_map,
+            shadow_texel: shadow.shadow_texel,
+            screen_size: params.screen_size,
+        };
+        for layer in layers.iter_mut() {
+            layer.draw_main(ctx, &info, &mut stats);
+        }
         ctx.end_render_pass();
         stats
     }
