@@ -68,6 +68,25 @@ pub struct PlayArgs {
     /// Window size in pixels, e.g. 1280x720 (each side 64 to 8192).
     #[arg(long, default_value = "1280x720", value_parser = parse_size)]
     pub size: WindowSize,
+    /// Size crowd batches as if the GPU allowed only this many vertex uniform vectors
+    /// (imitates smaller GPUs: 256 is the GL 3.3 minimum, 1024 a typical desktop).
+    #[arg(long, value_parser = parse_uniform_vectors)]
+    pub max_uniform_vectors: Option<u32>,
+    /// Start with the naive path: one draw per person, CPU palettes, no culling, full detail.
+    #[arg(long)]
+    pub naive: bool,
+}
+
+/// Fewest vectors that still fit one crowd instance (5) beside the shader's own 4.
+pub const MIN_UNIFORM_VECTORS: u32 = 9;
+
+pub fn parse_uniform_vectors(s: &str) -> Result<u32, String> {
+    let allowed = format!("allowed: {MIN_UNIFORM_VECTORS} to 65536 (256 is the GL 3.3 minimum)");
+    match s.trim().parse::<u32>() {
+        Ok(n) if (MIN_UNIFORM_VECTORS..=65536).contains(&n) => Ok(n),
+        Ok(n) => Err(format!("{n} vectors: {allowed}")),
+        Err(_) => Err(format!("`{s}` is not a whole number; {allowed}")),
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

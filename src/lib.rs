@@ -4,6 +4,7 @@ pub mod anim;
 pub mod app;
 pub mod asset;
 pub mod bench;
+pub mod cast;
 pub mod cli;
 pub mod crowd;
 pub mod game;

@@ -120,6 +120,9 @@ fn play(args: PlayArgs) -> ExitCode {
         agent_overlay: args.agent_overlay,
         curve_editor: args.curve_editor,
         lod_colors: args.lod_colors,
+        naive: args.naive,
+        max_uniform_vectors: args.max_uniform_vectors,
+        asset_root: asset_root.clone(),
     };
     let outcome = Arc::new(Mutex::new(PlayOutcome::default()));
     let conf = macroquad::window::Conf {

@@ -4,6 +4,7 @@
 //! `SkinningPaletteSet::update` (skips when the pose version is unchanged); `MorphStateSet`
 //! → `MorphedPrimitive::update` (skips when the morph version is unchanged).
 
+pub mod anim_texture;
 pub mod clip_sampler;
 pub mod error;
 pub mod morph;

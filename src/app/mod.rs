@@ -1,6 +1,7 @@
 //! The window shell: runs the game in a macroquad window, feeding it input and drawing it.
 
 pub mod bench;
+pub mod crowd_gfx;
 mod input;
 
 use std::path::PathBuf;
@@ -26,9 +27,11 @@ use crate::ui::hud::{self, HudInfo};
 use crate::ui::perf_panel::PerfPanel;
 use crate::view::camera::ground_point;
 use crate::view::camera::CameraRig;
+use crate::view::crowd_pack::CrowdPackOptions;
 use crate::view::frustum::Frustum;
 use crate::view::light::sun_view_projection;
-use crate::view::markers::{pack_markers, PackOptions};
+use crate::view::markers::{pack_markers, PackOptions, MARKER_FLOATS};
+use crowd_gfx::CrowdGfx;
 use input::InputReader;
 
 /// How often the level file's modification time is checked.
@@ -45,6 +48,10 @@ pub struct PlaySetup {
     pub agent_overlay: bool,
     pub curve_editor: bool,
     pub lod_colors: bool,
+    pub naive: bool,
+    pub max_uniform_vectors: Option<u32>,
+    /// Folder crowd model paths are relative to.
+    pub asset_root: PathBuf,
 }
 
 /// Filled in by the window loop; read by `main` after the window closes.
@@ -112,11 +119,17 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         agent_overlay: show_agent_overlay,
         curve_editor: show_curve_editor,
         lod_colors,
+        naive,
+        max_uniform_vectors,
+        asset_root,
     } = setup;
     let mut game = Game::new(level, options);
     game.show_agent_overlay = show_agent_overlay;
     game.show_curve_editor = show_curve_editor;
     game.toggles.lod_colors = lod_colors;
+    game.toggles.per_agent_draws = naive;
+    game.toggles.uniform_cap = max_uniform_vectors;
+    let mut crowd_gfx = CrowdGfx::new(asset_root, watcher.path().display().to_string());
     if show_perf_panel {
         game.frame(
             0.0,
@@ -198,30 +211,75 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         let view_proj = game.camera.view_projection(aspect);
         let frustum = Frustum::from_view_projection(&view_proj);
         let lod = game.lod_settings();
-        let opts = PackOptions {
-            frustum: game.toggles.frustum_culling.then_some(&frustum),
-            eye: game.camera.eye(),
-            lod: game.toggles.lod.then_some(&lod),
-            lod_colors: game.toggles.lod_colors,
-        };
-        let counts = timings.measure(Stage::CullLodPack, || {
-            pack_markers(
-                &opts,
-                &game.agents.pos,
-                &game.agents.heading,
-                &game.agents.color,
-                |i| game.appear_scale(i, &pop_in),
-                &mut packed.lod_state,
-                &mut packed.instances,
+        {
+            let gl = unsafe { get_internal_gl() };
+            crowd_gfx.sync(
+                gl.quad_context,
+                level,
+                game.toggles.uniform_cap,
+                renderer.shadow_map(),
+            );
+        }
+        let naive = game.toggles.per_agent_draws;
+        let (culled, beyond, drawn) = if crowd_gfx.active() {
+            let opts = CrowdPackOptions {
+                frustum: game.toggles.frustum_culling.then_some(&frustum),
+                eye: game.camera.eye(),
+                lod: game.toggles.lod.then_some(&lod),
+                lod_colors: game.toggles.lod_colors,
+            };
+            // The naive path's cost is sampling a palette per person: that is animation work.
+            let stage = if naive {
+                Stage::Animation
+            } else {
+                Stage::CullLodPack
+            };
+            let counts = timings.measure(stage, || {
+                crowd_gfx.pack(&game.agents, &opts, naive, |i| {
+                    game.appear_scale(i, &pop_in)
+                })
+            });
+            for list in &mut packed.instances {
+                list.clear();
+            }
+            (
+                counts.culled as usize,
+                counts.beyond as usize,
+                counts.visible as usize,
             )
-        });
+        } else {
+            let opts = PackOptions {
+                frustum: game.toggles.frustum_culling.then_some(&frustum),
+                eye: game.camera.eye(),
+                lod: game.toggles.lod.then_some(&lod),
+                lod_colors: game.toggles.lod_colors,
+            };
+            let counts = timings.measure(Stage::CullLodPack, || {
+                pack_markers(
+                    &opts,
+                    &game.agents.pos,
+                    &game.agents.heading,
+                    &game.agents.color,
+                    |i| game.appear_scale(i, &pop_in),
+                    &mut packed.lod_state,
+                    &mut packed.instances,
+                )
+            });
+            let drawn = packed.instances.iter().map(Vec::len).sum::<usize>() / MARKER_FLOATS;
+            (counts.culled, counts.beyond, drawn)
+        };
         let submit_start = Instant::now();
         let timing = gpu_timer.begin();
-        let marker_path = if game.toggles.per_agent_draws {
+        let marker_path = if naive {
             MarkerPath::PerAgent
         } else {
             MarkerPath::Instanced
         };
+        let mut crowd_layer = crowd_gfx.layer();
+        let mut layers: Vec<&mut dyn WorldLayer> = Vec::new();
+        if let Some(l) = crowd_layer.as_mut() {
+            layers.push(l);
+        }
         let stats = draw_world(
             &mut renderer,
             level,
@@ -231,8 +289,9 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
             game.shadows_enabled(),
             marker_path,
             &packed.instances,
-            &mut [],
+            &mut layers,
         );
+        drop(layers);
         if timing {
             gpu_timer.end();
         }
@@ -266,8 +325,9 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
                 },
                 frame_ms: frame_ms_avg,
                 stats: &stats,
-                culled: counts.culled,
-                beyond: counts.beyond,
+                drawn,
+                culled,
+                beyond,
                 reload_notice: notice.as_ref().map(|(s, _)| s.as_str()),
             },
         );

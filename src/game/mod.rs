@@ -71,6 +71,8 @@ pub struct RenderToggles {
     pub lod_distances: Option<crate::level::LodSettings>,
     /// None: follow the level's `lighting.shadows`.
     pub shadows: Option<bool>,
+    /// Size crowd batches for at most this many vertex uniform vectors (None: the GPU's limit).
+    pub uniform_cap: Option<u32>,
 }
 
 impl Default for RenderToggles {
@@ -82,6 +84,7 @@ impl Default for RenderToggles {
             per_agent_draws: false,
             lod_distances: None,
             shadows: None,
+            uniform_cap: None,
         }
     }
 }

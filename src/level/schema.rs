@@ -277,6 +277,31 @@ pub struct CrowdModel {
     pub name: String,
     /// glTF/GLB/VRM file, relative to the project root (where `assets/` is).
     pub path: String,
+    /// How tall the figure stands, in metres (its bind pose is scaled to this).
+    #[serde(default = "person_height")]
+    pub height: f32,
+    /// The model's clip for an activity, by activity: `{"walk": "Walking"}`. Activities:
+    /// idle, walk, run, wave, sit, talk, look_around. Unnamed ones use a conventional clip
+    /// name, else a gesture authored on the skeleton, else idle.
+    #[serde(default)]
+    pub clips: std::collections::BTreeMap<String, String>,
+    /// Materials that take the per-person clothing tint (default: shirts, clothes, vests...).
+    #[serde(default, deserialize_with = "listed")]
+    pub tint_materials: Option<Vec<String>>,
+    /// Materials painted with a per-person skin tone (default: `Skin` and `Face`; `[]` keeps
+    /// the model's own colours, e.g. for animals).
+    #[serde(default, deserialize_with = "listed")]
+    pub skin_materials: Option<Vec<String>>,
+}
+
+/// A list the designer wrote (even an empty one), as opposed to an absent field: no `Some(..)`
+/// in the file.
+fn listed<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Vec<String>>, D::Error> {
+    Vec::<String>::deserialize(d).map(Some)
+}
+
+fn person_height() -> f32 {
+    1.75
 }
 
 /// Props attached rigidly to a bone of a crowd character.

@@ -452,6 +452,20 @@ pub fn validate(level: &Level, asset_root: &Path) -> Result<(), Finding> {
     c.unique("crowd.models", cr.models.iter().map(|m| m.name.as_str()));
     for (i, m) in cr.models.iter().enumerate() {
         c.model_file(&format!("crowd.models[{i}].path"), &m.path);
+        c.in_range(&format!("crowd.models[{i}].height"), m.height, 0.1, 20.0);
+        for key in m.clips.keys() {
+            if !crate::crowd::anim::ClipKind::ALL
+                .iter()
+                .any(|&k| crate::cast::clips::kind_key(k) == key)
+            {
+                c.fail(
+                    format!("crowd.models[{i}].clips"),
+                    format!(
+                        "`{key}` is not an activity; allowed: idle, walk, run, wave, sit, talk, look_around"
+                    ),
+                );
+            }
+        }
     }
     if cr.variant_groups.is_empty() {
         c.fail(

@@ -104,6 +104,11 @@ impl FloatTexture {
         ))
     }
 
+    /// The GL texture name, for binding to a unit miniquad does not manage.
+    pub fn raw(&self) -> u32 {
+        self.raw
+    }
+
     pub fn bytes(&self) -> u64 {
         let per_texel = match self.format {
             FloatFormat::Rgba32F => 16,

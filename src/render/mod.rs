@@ -1,4 +1,5 @@
 //! GPU resources and passes. The only module that talks to miniquad.
+pub mod crowd;
 pub mod gl_raw;
 pub mod gpu_timer;
 pub mod layer;

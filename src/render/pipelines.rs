@@ -38,26 +38,26 @@ struct LitUniforms {
 /// `lighting_uniforms()` declares it, built once per frame.
 #[repr(C)]
 #[derive(Clone, Copy)]
-struct SceneLight {
-    sun_dir: [f32; 3],
-    sun_color: [f32; 3],
-    ambient: [f32; 3],
-    sky_color: [f32; 3],
-    eye: [f32; 3],
-    fog_distance: f32,
-    shadow: ShadowUniforms,
+pub(super) struct SceneLight {
+    pub sun_dir: [f32; 3],
+    pub sun_color: [f32; 3],
+    pub ambient: [f32; 3],
+    pub sky_color: [f32; 3],
+    pub eye: [f32; 3],
+    pub fog_distance: f32,
+    pub shadow: ShadowUniforms,
 }
 
 #[repr(C)]
 #[derive(Clone, Copy)]
-struct ShadowUniforms {
-    light_view_proj: [f32; 16],
-    shadows_on: f32,
-    shadow_texel: f32,
+pub(super) struct ShadowUniforms {
+    pub light_view_proj: [f32; 16],
+    pub shadows_on: f32,
+    pub shadow_texel: f32,
 }
 
 /// Compiles one GLSL program; the error names the program.
-fn compile(
+pub(super) fn compile(
     ctx: &mut dyn RenderingBackend,
     name: &str,
     vertex: &str,
@@ -106,7 +106,7 @@ fn marker_placement_uniforms() -> Vec<UniformDesc> {
     ]
 }
 
-fn lighting_uniforms() -> Vec<UniformDesc> {
+pub(super) fn lighting_uniforms() -> Vec<UniformDesc> {
     vec![
         UniformDesc::new("sun_dir", UniformType::Float3),
         UniformDesc::new("sun_color", UniformType::Float3),
@@ -147,6 +147,10 @@ pub struct RenderStats {
     pub instances_per_lod: [u32; 3],
     /// Bytes of uniforms sent this frame.
     pub uniform_bytes: u64,
+    /// Instanced crowd draws (each a batch of at most the block size).
+    pub batches: u32,
+    /// Bytes of the textures the crowd reads (animation texture).
+    pub texture_bytes: u64,
 }
 
 /// How crowd markers reach the GPU: the benchmark compares the two.
@@ -387,6 +391,11 @@ impl Renderer {
 
     /// Draws the 3D world: the sun's shadow map, then the default framebuffer (colour already
     /// cleared to the sky).
+    /// The sun's shadow map, for layers that sample it.
+    pub fn shadow_map(&self) -> TextureId {
+        self.shadow_map
+    }
+
     pub fn draw(
         &mut self,
         ctx: &mut dyn RenderingBackend,

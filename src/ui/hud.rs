@@ -29,6 +29,8 @@ pub struct HudInfo<'a> {
     pub fps: f32,
     pub frame_ms: f32,
     pub stats: &'a RenderStats,
+    /// People drawn this frame.
+    pub drawn: usize,
     pub culled: usize,
     /// Beyond the far LOD distance.
     pub beyond: usize,
@@ -87,7 +89,7 @@ pub fn draw(game: &Game, info: &HudInfo) {
         format!(
             "people {}  drawn {} (near {} mid {} far {})  culled {}  beyond far {}  draws {}  tris {}",
             game.agents.len(),
-            info.stats.marker_instances,
+            info.drawn,
             info.stats.instances_per_lod[0],
             info.stats.instances_per_lod[1],
             info.stats.instances_per_lod[2],

@@ -1,0 +1,199 @@
+//! The animation-matrix texture of the crowd (GPU Gems 3 ch. 2): every baked clip frame is one
+//! texture row; joint `j` of that frame is its 3x4 skinning matrix in texels `3j..3j+3`
+//! (the matrix's rows 0, 1, 2 as RGBA). A clip is a range of rows; the instance's animation
+//! vec4 holds "first row + fractional frame" for the two clips it blends.
+//!
+//! This file owns the layout: the shader (`render/shaders/crowd.vert`) and the CPU reference
+//! (`AnimTexture::blended_matrix`) read it the same way.
+
+use glam::{Mat4, Vec4};
+
+use super::{AnimError, ClipSampler};
+use crate::asset::AnimationClipAsset;
+
+/// Texels per joint: the three rows of a 3x4 affine matrix.
+pub const TEXELS_PER_JOINT: u32 = 3;
+
+/// Where one baked clip lives in the texture and how its time maps onto rows.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClipRows {
+    pub first_row: u32,
+    /// Baked frames, including the one at `duration` (so interpolation never needs to wrap).
+    pub frames: u32,
+    pub fps: f32,
+    pub duration: f32,
+    pub looping: bool,
+}
+
+impl ClipRows {
+    /// Time of baked frame `i`: `i / fps`, the last one clamped to the clip's end.
+    pub fn frame_time(&self, i: u32) -> f32 {
+        (i as f32 / self.fps).min(self.duration)
+    }
+
+    /// "Row + fraction" for clip time `t`: looping clips wrap, others hold their last frame.
+    /// The fraction is exact even over the last, shorter interval.
+    pub fn frame_position(&self, t: f32) -> f32 {
+        if self.frames < 2 || self.duration <= 0.0 || !t.is_finite() {
+            return self.first_row as f32;
+        }
+        let t = if self.looping {
+            t.rem_euclid(self.duration)
+        } else {
+            t.clamp(0.0, self.duration)
+        };
+        let last = self.frames - 1;
+        let i = ((t * self.fps) as u32).min(last - 1);
+        let (t0, t1) = (self.frame_time(i), self.frame_time(i + 1));
+        let frac = if t1 > t0 {
+            ((t - t0) / (t1 - t0)).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        // Keep the fraction strictly below 1 so floor() in the shader stays on row i.
+        (self.first_row + i) as f32 + frac.min(0.9999)
+    }
+}
+
+/// RGBA32F texel data, row-major, `width` texels per row.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AnimTexture {
+    /// Texels per row: `joints * 3`.
+    pub width: u32,
+    pub joints: u32,
+    pub rows: u32,
+    /// 4 floats per texel.
+    pub data: Vec<f32>,
+}
+
+impl AnimTexture {
+    pub fn new(joints: u32) -> Self {
+        AnimTexture {
+            width: joints * TEXELS_PER_JOINT,
+            joints,
+            rows: 0,
+            data: Vec::new(),
+        }
+    }
+
+    /// Bytes the texture takes on the GPU as RGBA32F.
+    pub fn bytes(&self) -> usize {
+        self.data.len() * 4
+    }
+
+    /// Bakes `clip` at `fps` and appends its rows. Reuses rows already holding the very same
+    /// matrices (bodies sharing one skeleton share one bake).
+    pub fn add_clip(
+        &mut self,
+        sampler: &mut ClipSampler,
+        clip: &AnimationClipAsset,
+        fps: f32,
+        looping: bool,
+    ) -> Result<ClipRows, AnimError> {
+        if sampler.joint_count() as u32 > self.joints {
+            return Err(AnimError::ClipMismatch(format!(
+                "{} joints do not fit a texture row of {} joints",
+                sampler.joint_count(),
+                self.joints
+            )));
+        }
+        let duration = clip.duration.max(0.0);
+        let frames = ((duration * fps).ceil() as u32).max(1) + 1;
+        let mut rows = ClipRows {
+            first_row: self.rows,
+            frames,
+            fps,
+            duration,
+            looping,
+        };
+        let mut baked = Vec::with_capacity((frames * self.width * 4) as usize);
+        let mut palette = Vec::new();
+        for i in 0..frames {
+            sampler.sample(clip, rows.frame_time(i), &mut palette)?;
+            let start = baked.len();
+            for m in &palette {
+                push_matrix_rows(&mut baked, m);
+            }
+            baked.resize(start + (self.width * 4) as usize, 0.0);
+        }
+        if let Some(row) = self.find_rows(&baked) {
+            rows.first_row = row;
+            return Ok(rows);
+        }
+        self.data.extend_from_slice(&baked);
+        self.rows += frames;
+        Ok(rows)
+    }
+
+    fn find_rows(&self, baked: &[f32]) -> Option<u32> {
+        let row_floats = (self.width * 4) as usize;
+        if row_floats == 0 {
+            return None;
+        }
+        (0..self.rows as usize)
+            .filter(|r| (r + baked.len() / row_floats) <= self.rows as usize)
+            .find(|&r| self.data[r * row_floats..r * row_floats + baked.len()] == *baked)
+            .map(|r| r as u32)
+    }
+
+    /// The skinning matrix of `joint` stored in `row` (what texelFetch returns).
+    pub fn matrix(&self, row: u32, joint: u32) -> Mat4 {
+        let base = ((row * self.width + joint * TEXELS_PER_JOINT) * 4) as usize;
+        let texel = |k: usize| {
+            self.data
+                .get(base + k * 4..base + k * 4 + 4)
+                .map_or(Vec4::ZERO, Vec4::from_slice)
+        };
+        Mat4::from_cols(texel(0), texel(1), texel(2), Vec4::W).transpose()
+    }
+
+    /// CPU reference of the shader's read: the matrix at a fractional frame position, linearly
+    /// interpolated between the two nearest rows.
+    pub fn blended_matrix(&self, frame_position: f32, joint: u32) -> Mat4 {
+        let row = frame_position.floor();
+        let frac = frame_position - row;
+        let a = self.matrix(row as u32, joint);
+        let b = self.matrix(row as u32 + 1, joint);
+        a * (1.0 - frac) + b * frac
+    }
+}
+
+/// Rows 0..3 of an affine matrix, as three RGBA texels.
+fn push_matrix_rows(out: &mut Vec<f32>, m: &Mat4) {
+    for r in 0..3 {
+        out.extend_from_slice(&m.row(r).to_array());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(frames: u32, duration: f32, looping: bool) -> ClipRows {
+        ClipRows {
+            first_row: 10,
+            frames,
+            fps: 30.0,
+            duration,
+            looping,
+        }
+    }
+
+    #[test]
+    fn frame_positions_wrap_for_loops_and_hold_for_one_shots() {
+        // 1.25 s at 30 fps: frames at 0, 1/30, ... 37/30 and the end (38 intervals, 39 frames).
+        let r = rows(39, 1.25, true);
+        assert_eq!(r.frame_position(0.0), 10.0);
+        assert!((r.frame_position(0.5) - 25.0).abs() < 1e-4);
+        assert!((r.frame_position(1.25 + 0.5) - 25.0).abs() < 1e-3);
+        // Over the last, shorter interval (37/30 .. 1.25) the fraction still runs 0..1.
+        let last_start = 37.0 / 30.0;
+        let mid = (last_start + 1.25) * 0.5;
+        assert!((r.frame_position(mid) - 47.5).abs() < 1e-3);
+        let one_shot = rows(39, 1.25, false);
+        let end = one_shot.frame_position(9.0);
+        assert!((47.0..48.0).contains(&end), "{end}");
+        assert_eq!(one_shot.frame_position(-1.0), 10.0);
+        assert_eq!(one_shot.frame_position(f32::NAN), 10.0);
+    }
+}

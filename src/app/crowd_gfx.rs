@@ -1,0 +1,160 @@
+//! The skinned crowd's lifetime in a window: the cast loaded from the level (again when its
+//! models change on hot reload), the GPU renderer (again when the uniform cap changes), and the
+//! per-frame lists. When the cast cannot load, the error is kept for the HUD and the caller
+//! falls back to the stand-in markers.
+
+use std::path::PathBuf;
+
+use macroquad::miniquad::{RenderingBackend, TextureId};
+
+use crate::cast::CrowdCast;
+use crate::crowd::Crowd;
+use crate::level::{CrowdModel, Level};
+use crate::render::crowd::{CrowdDraw, CrowdGpuInfo, CrowdLayer, CrowdRenderer};
+use crate::render::gl_raw::query_limits;
+use crate::view::crowd_pack::{
+    pack_crowd, pack_naive, CrowdCounts, CrowdFrame, CrowdPackOptions, NaiveFrame,
+};
+use crate::view::lod::Lod;
+
+pub struct CrowdGfx {
+    asset_root: PathBuf,
+    label: String,
+    loaded_models: Option<Vec<CrowdModel>>,
+    cast: Option<CrowdCast>,
+    renderer: Option<CrowdRenderer>,
+    built_cap: Option<Option<u32>>,
+    frame: CrowdFrame,
+    naive: NaiveFrame,
+    naive_now: bool,
+    lod_state: Vec<Lod>,
+    /// Why the skinned crowd is not drawn (markers stand in).
+    pub error: Option<String>,
+    /// Fallbacks in use (missing clips played as idle, props a rig cannot hold).
+    pub warnings: Vec<String>,
+}
+
+impl CrowdGfx {
+    pub fn new(asset_root: PathBuf, label: String) -> Self {
+        CrowdGfx {
+            asset_root,
+            label,
+            loaded_models: None,
+            cast: None,
+            renderer: None,
+            built_cap: None,
+            frame: CrowdFrame::default(),
+            naive: NaiveFrame::default(),
+            naive_now: false,
+            lod_state: Vec::new(),
+            error: None,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Loads what changed: the cast when the level's models differ from the loaded ones, the
+    /// variant tables always, the renderer when the cast or the uniform cap changed.
+    pub fn sync(
+        &mut self,
+        ctx: &mut dyn RenderingBackend,
+        level: &Level,
+        cap: Option<u32>,
+        shadow_map: TextureId,
+    ) {
+        if self.loaded_models.as_ref() != Some(&level.crowd.models) {
+            self.loaded_models = Some(level.crowd.models.clone());
+            if let Some(r) = self.renderer.take() {
+                r.delete(ctx);
+            }
+            self.lod_state.clear();
+            match CrowdCast::load(level, &self.asset_root, &self.label) {
+                Ok(cast) => {
+                    for w in &cast.warnings {
+                        eprintln!("throng: {w}");
+                    }
+                    self.warnings = cast.warnings.clone();
+                    self.cast = Some(cast);
+                    self.error = None;
+                }
+                Err(e) => {
+                    eprintln!("throng: {e} (stand-in figures are drawn instead)");
+                    self.cast = None;
+                    self.error = Some(e.to_string());
+                }
+            }
+        }
+        let Some(cast) = &mut self.cast else {
+            return;
+        };
+        cast.refresh_variants(level);
+        if self.renderer.is_none() || self.built_cap != Some(cap) {
+            if let Some(r) = self.renderer.take() {
+                r.delete(ctx);
+            }
+            self.built_cap = Some(cap);
+            match CrowdRenderer::new(ctx, cast, query_limits(), cap, shadow_map) {
+                Ok(r) => self.renderer = Some(r),
+                Err(e) => {
+                    eprintln!("throng: crowd renderer: {e} (stand-in figures are drawn instead)");
+                    self.error = Some(format!("crowd renderer: {e}"));
+                }
+            }
+        }
+    }
+
+    /// True when the skinned crowd is ready to draw this frame.
+    pub fn active(&self) -> bool {
+        self.cast.is_some() && self.renderer.is_some()
+    }
+
+    pub fn info(&self) -> Option<CrowdGpuInfo> {
+        self.renderer.as_ref().map(|r| r.info)
+    }
+
+    pub fn cast(&self) -> Option<&CrowdCast> {
+        self.cast.as_ref()
+    }
+
+    /// Culls, buckets and packs (or, for the naive path, samples a palette per person).
+    pub fn pack(
+        &mut self,
+        crowd: &Crowd,
+        opts: &CrowdPackOptions,
+        naive: bool,
+        appear: impl Fn(usize) -> f32,
+    ) -> CrowdCounts {
+        self.naive_now = naive;
+        let Some(cast) = &mut self.cast else {
+            return CrowdCounts::default();
+        };
+        if naive {
+            pack_naive(crowd, cast, appear, opts.lod_colors, &mut self.naive);
+            let n = crowd.pos.len() as u32;
+            CrowdCounts {
+                visible: n,
+                per_lod: [n, 0, 0],
+                ..Default::default()
+            }
+        } else {
+            pack_crowd(
+                opts,
+                crowd,
+                cast,
+                appear,
+                &mut self.lod_state,
+                &mut self.frame,
+            );
+            self.frame.counts
+        }
+    }
+
+    /// This frame's crowd as a layer of the world passes.
+    pub fn layer(&mut self) -> Option<CrowdLayer<'_>> {
+        let draw = if self.naive_now {
+            CrowdDraw::Naive(&self.naive)
+        } else {
+            CrowdDraw::Instanced(&self.frame)
+        };
+        self.renderer.as_mut().map(|r| r.layer(draw))
+    }
+}

@@ -1,0 +1,560 @@
+//! The skinned crowd on the GPU (GPU Gems 3 ch. 2): one animation-matrix texture (raw RGBA32F,
+//! read with texelFetch), meshes per (submesh, level of detail), and instanced draws whose
+//! per-person data comes from a uniform vec4 array indexed by gl_InstanceID. Also the naive
+//! yardstick (one draw per person with a CPU palette) and blob shadows for mid and far people.
+//!
+//! miniquad sets the small uniforms; the instance array, the naive palette and the texture unit
+//! go through raw GL so a batch uploads only the vectors it uses.
+
+use std::collections::HashMap;
+use std::ffi::CString;
+
+use glam::Mat4;
+use macroquad::miniquad::gl;
+use macroquad::miniquad::{
+    Bindings, BlendFactor, BlendState, BlendValue, BufferId, BufferLayout, BufferSource,
+    BufferType, BufferUsage, Comparison, CullFace, Equation, Pipeline, PipelineParams,
+    RenderingBackend, TextureId, UniformDesc, UniformType, UniformsSource, VertexAttribute,
+    VertexFormat,
+};
+
+use super::gl_raw::{FloatFormat, FloatTexture, GlLimits};
+use super::layer::{MainPassInfo, WorldLayer};
+use super::pipelines::{compile, lighting_uniforms, SceneLight, ShadowUniforms};
+use super::RenderStats;
+use crate::anim::anim_texture::TEXELS_PER_JOINT;
+use crate::cast::mesh::FIGURE_FLOATS;
+use crate::cast::CrowdCast;
+use crate::view::crowd_pack::{CrowdFrame, NaiveFrame};
+use crate::view::instances::{batch_ranges, instances_per_batch, VEC4_PER_INSTANCE};
+
+const CROWD_VERT: &str = include_str!("shaders/crowd.vert");
+const LIT_FRAG: &str = include_str!("shaders/lit.frag");
+const SHADOW_FRAG: &str = include_str!("shaders/shadow.frag");
+const BLOB_VERT: &str = include_str!("shaders/blob.vert");
+const BLOB_FRAG: &str = include_str!("shaders/blob.frag");
+
+/// The texture unit of the animation texture: miniquad caches units 0-11 (PLATFORM.md).
+const ANIM_TEXTURE_UNIT: u32 = 12;
+const GL_CURRENT_PROGRAM: u32 = 0x8B8D;
+/// Vertex uniform vectors the crowd shader uses besides the instance array (view_proj).
+const OTHER_VERTEX_VECTORS: u32 = 4;
+
+/// What to draw this frame.
+#[derive(Clone, Copy)]
+pub enum CrowdDraw<'a> {
+    Instanced(&'a CrowdFrame),
+    Naive(&'a NaiveFrame),
+}
+
+struct GpuMesh {
+    bindings: Bindings,
+    index_count: i32,
+    triangles: u64,
+}
+
+/// Instanced lit and depth pipelines for one level of detail (influence count).
+struct LodPipelines {
+    lit: Pipeline,
+    depth: Pipeline,
+}
+
+#[repr(C)]
+struct CrowdLitUniforms {
+    view_proj: [f32; 16],
+    light: SceneLight,
+}
+
+/// The crowd renderer's configuration as built: what the stats panel shows.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CrowdGpuInfo {
+    /// Instances per instanced draw (from the uniform limit).
+    pub per_batch: u32,
+    /// The vertex uniform vectors the batches were sized for (queried limit or the cap).
+    pub uniform_vectors: u32,
+    pub texture_format: FloatFormat,
+    pub texture_bytes: u64,
+}
+
+pub struct CrowdRenderer {
+    texture: FloatTexture,
+    /// Per submesh, per level of detail.
+    meshes: Vec<[Option<GpuMesh>; 3]>,
+    lods: [LodPipelines; 3],
+    naive_lit: Pipeline,
+    naive_depth: Pipeline,
+    blob: Pipeline,
+    blob_quad: Bindings,
+    max_blobs: usize,
+    pub info: CrowdGpuInfo,
+    /// Raw uniform locations per GL program: (instances or palette, anim_tex, single).
+    locations: HashMap<u32, [i32; 3]>,
+    buffers: Vec<BufferId>,
+}
+
+impl CrowdRenderer {
+    /// Uploads the cast. `cap` lowers the uniform-vector limit to imitate a smaller GPU.
+    pub fn new(
+        ctx: &mut dyn RenderingBackend,
+        cast: &CrowdCast,
+        limits: GlLimits,
+        cap: Option<u32>,
+        shadow_map: TextureId,
+    ) -> Result<Self, String> {
+        let vectors = cap.map_or(limits.max_vertex_uniform_vectors, |c| {
+            c.min(limits.max_vertex_uniform_vectors)
+        });
+        let tex = &cast.texture;
+        if tex.width > limits.max_texture_size || tex.rows > limits.max_texture_size {
+            return Err(format!(
+                "the animation texture is {}x{} texels but this GPU allows {} per side; \
+                 use fewer or shorter clips, or fewer joints",
+                tex.width, tex.rows, limits.max_texture_size
+            ));
+        }
+        let texture = FloatTexture::new(tex.width.max(1), tex.rows.max(1), &padded(tex))?;
+        if texture.format == FloatFormat::Rgba16F {
+            eprintln!(
+                "throng: RGBA32F textures are not available; the animation texture falls back to \
+                 RGBA16F (about 3 significant digits: small wobble at the hands)"
+            );
+        }
+        let joints = tex.joints.max(1);
+        let mut per_batch = instances_per_batch(vectors, OTHER_VERTEX_VECTORS)?;
+        let lit_uniforms = {
+            let mut u = vec![UniformDesc::new("view_proj", UniformType::Mat4)];
+            u.extend(lighting_uniforms());
+            u
+        };
+        let depth_uniforms = vec![UniformDesc::new("view_proj", UniformType::Mat4)];
+        let opaque = PipelineParams {
+            depth_test: Comparison::LessOrEqual,
+            depth_write: true,
+            cull_face: CullFace::Nothing,
+            ..Default::default()
+        };
+        let depth_params = PipelineParams {
+            depth_write_offset: Some((2.0, 4.0)),
+            ..opaque
+        };
+        let layout = [BufferLayout::default()];
+        let attributes = [
+            VertexAttribute::new("in_pos", VertexFormat::Float3),
+            VertexAttribute::new("in_normal", VertexFormat::Float3),
+            VertexAttribute::new("in_color", VertexFormat::Float3),
+            VertexAttribute::new("in_tint", VertexFormat::Float1),
+            VertexAttribute::new("in_joints", VertexFormat::Float4),
+            VertexAttribute::new("in_weights", VertexFormat::Float4),
+        ];
+        // A driver may count uniforms less tightly than the spec: shrink the batch until the
+        // program links rather than failing outright.
+        let lods = loop {
+            let built: Result<Vec<LodPipelines>, String> = [4, 2, 1]
+                .into_iter()
+                .map(|influences| {
+                    let header = format!(
+                        "#version 330\n#define INFLUENCES {influences}\n#define MAX_INSTANCES {per_batch}\n#define MAX_JOINTS {joints}\n"
+                    );
+                    let vert = format!("{header}{CROWD_VERT}");
+                    let lit = compile(ctx, "crowd", &vert, LIT_FRAG, &["shadow_map"], lit_uniforms.clone())?;
+                    let depth = compile(ctx, "crowd depth", &vert, SHADOW_FRAG, &[], depth_uniforms.clone())?;
+                    Ok(LodPipelines {
+                        lit: ctx.new_pipeline(&layout, &attributes, lit, opaque),
+                        depth: ctx.new_pipeline(&layout, &attributes, depth, depth_params),
+                    })
+                })
+                .collect();
+            match built {
+                Ok(v) => break v,
+                Err(e) if per_batch > 1 => {
+                    eprintln!("throng: crowd shader with {per_batch} instances per draw failed ({e}); trying fewer");
+                    per_batch = (per_batch * 3 / 4).max(1);
+                }
+                Err(e) => return Err(e),
+            }
+        };
+        let lods: [LodPipelines; 3] = {
+            let mut it = lods.into_iter();
+            match (it.next(), it.next(), it.next()) {
+                (Some(a), Some(b), Some(c)) => [a, b, c],
+                _ => return Err("crowd pipelines: internal count mismatch".into()),
+            }
+        };
+        let naive_header = format!(
+            "#version 330\n#define INFLUENCES 4\n#define MAX_INSTANCES 1\n#define MAX_JOINTS {joints}\n#define NAIVE\n"
+        );
+        let naive_vert = format!("{naive_header}{CROWD_VERT}");
+        let naive_lit_shader = compile(
+            ctx,
+            "crowd naive",
+            &naive_vert,
+            LIT_FRAG,
+            &["shadow_map"],
+            lit_uniforms.clone(),
+        )?;
+        let naive_depth_shader = compile(
+            ctx,
+            "crowd naive depth",
+            &naive_vert,
+            SHADOW_FRAG,
+            &[],
+            depth_uniforms.clone(),
+        )?;
+        let naive_lit = ctx.new_pipeline(&layout, &attributes, naive_lit_shader, opaque);
+        let naive_depth = ctx.new_pipeline(&layout, &attributes, naive_depth_shader, depth_params);
+
+        let max_blobs = vectors.saturating_sub(OTHER_VERTEX_VECTORS).max(1) as usize;
+        let blob_shader = compile(
+            ctx,
+            "blob shadow",
+            &format!(
+                "#version 330\n#define MAX_BLOBS {max_blobs}\n{}",
+                BLOB_VERT.replacen("#version 330\n", "", 1)
+            ),
+            BLOB_FRAG,
+            &[],
+            depth_uniforms,
+        )?;
+        let blob = ctx.new_pipeline(
+            &layout,
+            &[VertexAttribute::new("in_corner", VertexFormat::Float2)],
+            blob_shader,
+            PipelineParams {
+                depth_test: Comparison::LessOrEqual,
+                depth_write: false,
+                cull_face: CullFace::Nothing,
+                color_blend: Some(BlendState::new(
+                    Equation::Add,
+                    BlendFactor::Value(BlendValue::SourceAlpha),
+                    BlendFactor::OneMinusValue(BlendValue::SourceAlpha),
+                )),
+                ..Default::default()
+            },
+        );
+        let mut buffers = Vec::new();
+        let corners: [f32; 8] = [-1.0, -1.0, 1.0, -1.0, 1.0, 1.0, -1.0, 1.0];
+        let quad_vb = ctx.new_buffer(
+            BufferType::VertexBuffer,
+            BufferUsage::Immutable,
+            BufferSource::slice(&corners),
+        );
+        let quad_ib = ctx.new_buffer(
+            BufferType::IndexBuffer,
+            BufferUsage::Immutable,
+            BufferSource::slice(&[0u32, 1, 2, 0, 2, 3]),
+        );
+        buffers.extend([quad_vb, quad_ib]);
+        let blob_quad = Bindings {
+            vertex_buffers: vec![quad_vb],
+            index_buffer: quad_ib,
+            images: vec![],
+        };
+
+        let meshes = cast
+            .submeshes
+            .iter()
+            .map(|s| {
+                std::array::from_fn(|l| {
+                    let m = s.lods[l].as_ref()?;
+                    if m.indices.is_empty() {
+                        return None;
+                    }
+                    let vb = ctx.new_buffer(
+                        BufferType::VertexBuffer,
+                        BufferUsage::Immutable,
+                        BufferSource::slice(&m.interleaved()),
+                    );
+                    let ib = ctx.new_buffer(
+                        BufferType::IndexBuffer,
+                        BufferUsage::Immutable,
+                        BufferSource::slice(&m.indices),
+                    );
+                    buffers.extend([vb, ib]);
+                    Some(GpuMesh {
+                        bindings: Bindings {
+                            vertex_buffers: vec![vb],
+                            index_buffer: ib,
+                            // The lit programs sample the sun's shadow map (unit 0).
+                            images: vec![shadow_map],
+                        },
+                        index_count: m.indices.len() as i32,
+                        triangles: m.triangle_count() as u64,
+                    })
+                })
+            })
+            .collect();
+        let info = CrowdGpuInfo {
+            per_batch,
+            uniform_vectors: vectors,
+            texture_format: texture.format,
+            texture_bytes: texture.bytes(),
+        };
+        debug_assert_eq!(FIGURE_FLOATS * 4, 72);
+        Ok(CrowdRenderer {
+            texture,
+            meshes,
+            lods,
+            naive_lit,
+            naive_depth,
+            blob,
+            blob_quad,
+            max_blobs,
+            info,
+            locations: HashMap::new(),
+            buffers,
+        })
+    }
+
+    /// Frees the GPU resources (before a rebuild for another cast or uniform cap).
+    pub fn delete(self, ctx: &mut dyn RenderingBackend) {
+        for b in self.buffers {
+            ctx.delete_buffer(b);
+        }
+        for p in [self.naive_lit, self.naive_depth, self.blob] {
+            ctx.delete_pipeline(p);
+        }
+        for l in self.lods {
+            ctx.delete_pipeline(l.lit);
+            ctx.delete_pipeline(l.depth);
+        }
+        self.texture.delete();
+    }
+
+    /// This frame's crowd as a layer of the shared passes.
+    pub fn layer<'a>(&'a mut self, draw: CrowdDraw<'a>) -> CrowdLayer<'a> {
+        CrowdLayer {
+            renderer: self,
+            draw,
+        }
+    }
+
+    /// Raw locations of the current program's arrays, looked up once per program.
+    fn current_locations(&mut self) -> [i32; 3] {
+        let mut program: gl::GLint = 0;
+        unsafe { gl::glGetIntegerv(GL_CURRENT_PROGRAM, &mut program) };
+        *self.locations.entry(program as u32).or_insert_with(|| {
+            let loc = |name: &str| {
+                let c = CString::new(name).unwrap_or_default();
+                unsafe { gl::glGetUniformLocation(program as gl::GLuint, c.as_ptr()) }
+            };
+            let array = if loc("instances") >= 0 {
+                loc("instances")
+            } else if loc("palette") >= 0 {
+                loc("palette")
+            } else {
+                loc("blobs")
+            };
+            [array, loc("anim_tex"), loc("single")]
+        })
+    }
+
+    fn bind_animation_texture(&mut self) {
+        let [_, tex_loc, _] = self.current_locations();
+        unsafe {
+            gl::glActiveTexture(gl::GL_TEXTURE0 + ANIM_TEXTURE_UNIT);
+            gl::glBindTexture(gl::GL_TEXTURE_2D, self.texture.raw());
+            gl::glActiveTexture(gl::GL_TEXTURE0);
+            if tex_loc >= 0 {
+                gl::glUniform1i(tex_loc, ANIM_TEXTURE_UNIT as gl::GLint);
+            }
+        }
+    }
+
+    /// Every (submesh) list of one level of detail, in batches of the block size.
+    fn draw_lists<U>(
+        &mut self,
+        ctx: &mut dyn RenderingBackend,
+        lod: usize,
+        lists: &[Vec<[f32; 4]>],
+        depth: bool,
+        uniforms: &U,
+        stats: &mut RenderStats,
+    ) {
+        if lists.iter().all(Vec::is_empty) {
+            return;
+        }
+        let pipeline = if depth {
+            &self.lods[lod].depth
+        } else {
+            &self.lods[lod].lit
+        };
+        ctx.apply_pipeline(pipeline);
+        self.bind_animation_texture();
+        let [array_loc, _, _] = self.current_locations();
+        let per_batch = self.info.per_batch as usize;
+        for (submesh, list) in lists.iter().enumerate() {
+            let count = list.len() / VEC4_PER_INSTANCE;
+            let Some(mesh) = self.meshes.get(submesh).and_then(|m| m[lod].as_ref()) else {
+                continue;
+            };
+            if count == 0 {
+                continue;
+            }
+            ctx.apply_bindings(&mesh.bindings);
+            ctx.apply_uniforms(UniformsSource::table(uniforms));
+            for range in batch_ranges(count, per_batch) {
+                let vectors = &list[range.start * VEC4_PER_INSTANCE..range.end * VEC4_PER_INSTANCE];
+                unsafe {
+                    gl::glUniform4fv(
+                        array_loc,
+                        vectors.len() as i32,
+                        vectors.as_ptr() as *const f32,
+                    );
+                }
+                ctx.draw(0, mesh.index_count, range.len() as i32);
+                stats.draw_calls += 1;
+                stats.batches += 1;
+                stats.triangles += mesh.triangles * range.len() as u64;
+                stats.uniform_bytes += (vectors.len() * 16) as u64;
+            }
+        }
+    }
+
+    fn draw_naive<U>(
+        &mut self,
+        ctx: &mut dyn RenderingBackend,
+        frame: &NaiveFrame,
+        depth: bool,
+        uniforms: &U,
+        stats: &mut RenderStats,
+    ) {
+        if frame.draws.is_empty() {
+            return;
+        }
+        ctx.apply_pipeline(if depth {
+            &self.naive_depth
+        } else {
+            &self.naive_lit
+        });
+        ctx.apply_uniforms(UniformsSource::table(uniforms));
+        let [palette_loc, _, single_loc] = self.current_locations();
+        let stride = frame.joints * TEXELS_PER_JOINT as usize;
+        for d in &frame.draws {
+            let Some(mesh) = self.meshes.get(d.submesh).and_then(|m| m[0].as_ref()) else {
+                continue;
+            };
+            let Some(palette) = frame
+                .palettes
+                .get(d.palette * stride..(d.palette + 1) * stride)
+            else {
+                continue;
+            };
+            ctx.apply_bindings(&mesh.bindings);
+            unsafe {
+                gl::glUniform4fv(
+                    palette_loc,
+                    palette.len() as i32,
+                    palette.as_ptr() as *const f32,
+                );
+                gl::glUniform4fv(
+                    single_loc,
+                    VEC4_PER_INSTANCE as i32,
+                    d.block.as_ptr() as *const f32,
+                );
+            }
+            ctx.draw(0, mesh.index_count, 1);
+            stats.draw_calls += 1;
+            stats.triangles += mesh.triangles;
+            stats.uniform_bytes += ((palette.len() + VEC4_PER_INSTANCE) * 16) as u64;
+        }
+    }
+
+    fn draw_blobs(
+        &mut self,
+        ctx: &mut dyn RenderingBackend,
+        blobs: &[[f32; 4]],
+        view_proj: &[f32; 16],
+        stats: &mut RenderStats,
+    ) {
+        if blobs.is_empty() {
+            return;
+        }
+        ctx.apply_pipeline(&self.blob);
+        ctx.apply_bindings(&self.blob_quad);
+        ctx.apply_uniforms(UniformsSource::table(view_proj));
+        let [loc, _, _] = self.current_locations();
+        for chunk in blobs.chunks(self.max_blobs) {
+            unsafe { gl::glUniform4fv(loc, chunk.len() as i32, chunk.as_ptr() as *const f32) };
+            ctx.draw(0, 6, chunk.len() as i32);
+            stats.draw_calls += 1;
+            stats.triangles += 2 * chunk.len() as u64;
+            stats.uniform_bytes += (chunk.len() * 16) as u64;
+        }
+    }
+}
+
+/// The texture's data padded to at least one texel (an empty cast still links).
+fn padded(tex: &crate::anim::anim_texture::AnimTexture) -> Vec<f32> {
+    let want = tex.width.max(1) as usize * tex.rows.max(1) as usize * 4;
+    let mut data = tex.data.clone();
+    data.resize(want, 0.0);
+    data
+}
+
+/// The crowd drawn into this frame's passes.
+pub struct CrowdLayer<'a> {
+    renderer: &'a mut CrowdRenderer,
+    draw: CrowdDraw<'a>,
+}
+
+impl WorldLayer for CrowdLayer<'_> {
+    fn draw_shadow(
+        &mut self,
+        ctx: &mut dyn RenderingBackend,
+        light_view_proj: Mat4,
+        stats: &mut RenderStats,
+    ) {
+        let vp = light_view_proj.to_cols_array();
+        match self.draw {
+            CrowdDraw::Instanced(frame) => {
+                // Near people cast real shadows; mid and far get blobs in the main pass.
+                self.renderer
+                    .draw_lists(ctx, 0, &frame.lists[0], true, &vp, stats);
+            }
+            CrowdDraw::Naive(frame) => self.renderer.draw_naive(ctx, frame, true, &vp, stats),
+        }
+    }
+
+    fn draw_main(
+        &mut self,
+        ctx: &mut dyn RenderingBackend,
+        pass: &MainPassInfo,
+        stats: &mut RenderStats,
+    ) {
+        let uniforms = CrowdLitUniforms {
+            view_proj: pass.view_proj.to_cols_array(),
+            light: SceneLight {
+                sun_dir: pass.sun_dir.to_array(),
+                sun_color: pass.sun_color.to_array(),
+                ambient: pass.ambient.to_array(),
+                sky_color: pass.sky_color.to_array(),
+                eye: pass.eye.to_array(),
+                fog_distance: pass.fog_distance,
+                shadow: ShadowUniforms {
+                    light_view_proj: pass.light_view_proj.to_cols_array(),
+                    shadows_on: if pass.shadows_on { 1.0 } else { 0.0 },
+                    shadow_texel: pass.shadow_texel,
+                },
+            },
+        };
+        stats.texture_bytes += self.renderer.info.texture_bytes;
+        match self.draw {
+            CrowdDraw::Instanced(frame) => {
+                for lod in 0..3 {
+                    stats.instances_per_lod[lod] += frame.counts.per_lod[lod];
+                    self.renderer
+                        .draw_lists(ctx, lod, &frame.lists[lod], false, &uniforms, stats);
+                }
+                if pass.shadows_on {
+                    self.renderer
+                        .draw_blobs(ctx, &frame.blobs, &uniforms.view_proj, stats);
+                }
+            }
+            CrowdDraw::Naive(frame) => {
+                stats.instances_per_lod[0] += frame.draws.len() as u32;
+                self.renderer
+                    .draw_naive(ctx, frame, false, &uniforms, stats);
+            }
+        }
+    }
+}

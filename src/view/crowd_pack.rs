@@ -1,0 +1,292 @@
+//! The crowd's render world: agents culled against the view frustum, bucketed into near, mid
+//! and far, listed per (level of detail, submesh) and packed into 5-vec4 instance blocks
+//! (see `instances`). Plain data; the renderer only uploads and draws the lists.
+
+use glam::{Mat4, Quat, Vec2, Vec3, Vec4};
+
+use super::frustum::Frustum;
+use super::instances::VEC4_PER_INSTANCE;
+use super::lod::{select_lod, Lod};
+use super::markers::LOD_COLORS;
+use crate::anim::anim_texture::TEXELS_PER_JOINT;
+use crate::cast::{Body, CrowdCast};
+use crate::crowd::anim::{AnimState, ClipKind};
+use crate::crowd::Crowd;
+use crate::level::LodSettings;
+
+/// How the crowd is selected for drawing this frame.
+#[derive(Debug, Clone, Copy)]
+pub struct CrowdPackOptions<'a> {
+    /// None: no frustum culling.
+    pub frustum: Option<&'a Frustum>,
+    pub eye: Vec3,
+    /// None: everyone at full detail.
+    pub lod: Option<&'a LodSettings>,
+    /// Paint people by level of detail instead of clothing.
+    pub lod_colors: bool,
+}
+
+/// What this frame's selection did, for the stats panel and the benchmark.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CrowdCounts {
+    pub visible: u32,
+    pub culled: u32,
+    /// Beyond the far distance.
+    pub beyond: u32,
+    pub per_lod: [u32; 3],
+    /// Prop instances listed (all levels).
+    pub props: u32,
+}
+
+/// Instance lists of one frame: `lists[lod][submesh]` holds packed blocks.
+#[derive(Debug, Clone, Default)]
+pub struct CrowdFrame {
+    pub lists: [Vec<Vec<[f32; 4]>>; 3],
+    /// Blob shadows under mid and far people: (x, z, radius, darkness).
+    pub blobs: Vec<[f32; 4]>,
+    pub counts: CrowdCounts,
+}
+
+impl CrowdFrame {
+    fn reset(&mut self, submeshes: usize) {
+        for lod in &mut self.lists {
+            lod.resize_with(submeshes, Vec::new);
+            lod.truncate(submeshes);
+            for list in lod.iter_mut() {
+                list.clear();
+            }
+        }
+        self.blobs.clear();
+        self.counts = CrowdCounts::default();
+    }
+
+    /// Instances listed at `lod` (bodies and props).
+    pub fn instances_at(&self, lod: usize) -> usize {
+        self.lists[lod]
+            .iter()
+            .map(|l| l.len() / VEC4_PER_INSTANCE)
+            .sum()
+    }
+}
+
+/// A small, stable size variation per person (±6 %), so a crowd of one model is not a
+/// regiment of clones.
+pub fn person_scale(agent: usize) -> f32 {
+    let mut h = (agent as u32).wrapping_mul(0x9E37_79B9);
+    h ^= h >> 15;
+    h = h.wrapping_mul(0x85EB_CA6B);
+    h ^= h >> 13;
+    0.94 + (h % 1000) as f32 / 1000.0 * 0.12
+}
+
+fn clip_index(kind: ClipKind) -> usize {
+    ClipKind::ALL.iter().position(|&k| k == kind).unwrap_or(0)
+}
+
+/// A stable skin tone per person, 0 (light) to 1 (dark).
+pub fn skin_tone(agent: usize) -> f32 {
+    let mut h = (agent as u32 ^ 0x5bd1_e995).wrapping_mul(0x2C1B_3C6D);
+    h ^= h >> 12;
+    h = h.wrapping_mul(0x297A_2D39);
+    h ^= h >> 15;
+    (h % 1024) as f32 / 1023.0
+}
+
+/// The animation vec4 of one person: frame positions of both clips, the blend, and (riding in
+/// the spare lane) the skin tone.
+pub fn anim_vector(body: &Body, anim: &AnimState, tone: f32) -> Vec4 {
+    let a = body.clips[clip_index(anim.clip_a)].frame_position(anim.time_a);
+    let b = if anim.blend > 0.0 {
+        body.clips[clip_index(anim.clip_b)].frame_position(anim.time_b)
+    } else {
+        a
+    };
+    Vec4::new(a, b, anim.blend.clamp(0.0, 1.0), tone)
+}
+
+/// The world matrix of a person: model units to metres, turned to its heading, on the ground.
+pub fn person_world(body: &Body, position: Vec2, heading: f32, scale: f32) -> Mat4 {
+    Mat4::from_scale_rotation_translation(
+        Vec3::splat(scale / body.units_per_metre),
+        Quat::from_rotation_y(heading + body.facing_offset),
+        Vec3::new(position.x, 0.0, position.y),
+    )
+}
+
+fn push_block(out: &mut Vec<[f32; 4]>, world: &Mat4, tint: Vec4, anim: Vec4) {
+    for r in 0..3 {
+        out.push(world.row(r).to_array());
+    }
+    out.push(tint.to_array());
+    out.push(anim.to_array());
+}
+
+/// Fills `out` for this frame. `appear(i)` scales people popping in or shrinking away;
+/// `lod_state` keeps each person's level between frames for hysteresis.
+pub fn pack_crowd(
+    opts: &CrowdPackOptions,
+    crowd: &Crowd,
+    cast: &CrowdCast,
+    appear: impl Fn(usize) -> f32,
+    lod_state: &mut Vec<Lod>,
+    out: &mut CrowdFrame,
+) {
+    out.reset(cast.submeshes.len());
+    lod_state.resize(crowd.pos.len(), Lod::Near);
+    if cast.bodies.is_empty() {
+        return;
+    }
+    for (i, state) in lod_state.iter_mut().enumerate() {
+        let variant = crowd.variant[i];
+        let body = cast
+            .bodies
+            .get(variant.model as usize)
+            .unwrap_or(&cast.bodies[0]);
+        let scale = person_scale(i) * appear(i);
+        if scale <= 0.0 {
+            continue;
+        }
+        let p = crowd.pos[i];
+        let centre = Vec3::new(p.x, body.centre_height * scale, p.y);
+        let lod = match opts.lod {
+            Some(settings) => {
+                let l = select_lod(centre.distance(opts.eye), *state, settings);
+                *state = l;
+                l
+            }
+            None => Lod::Near,
+        };
+        if lod == Lod::Beyond {
+            out.counts.beyond += 1;
+            continue;
+        }
+        if opts
+            .frustum
+            .is_some_and(|f| !f.contains_sphere(centre, body.radius * scale))
+        {
+            out.counts.culled += 1;
+            continue;
+        }
+        let l = lod.index();
+        let world = person_world(body, p, crowd.heading[i], scale);
+        let tint = if opts.lod_colors {
+            LOD_COLORS[l].extend(2.0)
+        } else {
+            crowd.color[i].extend(1.0)
+        };
+        let anim = anim_vector(body, &crowd.anim[i], skin_tone(i));
+        push_block(&mut out.lists[l][body.submesh], &world, tint, anim);
+        out.counts.visible += 1;
+        out.counts.per_lod[l] += 1;
+        if l > 0 {
+            out.blobs.push([p.x, p.y, 0.45 * scale, 0.45]);
+        }
+        let mut bits = variant.props;
+        let group = cast.group_props.get(variant.group as usize);
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let Some(&kind) = group.and_then(|g| g.get(k)) else {
+                continue;
+            };
+            let Some(sub) = body.props.get(kind).copied().flatten() else {
+                continue;
+            };
+            if cast.submeshes[sub].lods[l].is_some() {
+                push_block(&mut out.lists[l][sub], &world, tint, anim);
+                out.counts.props += 1;
+            }
+        }
+    }
+}
+
+/// The naive yardstick: every person (no culling, no LOD) as its own draw of the near meshes,
+/// with a palette sampled from the clips on the CPU.
+#[derive(Debug, Clone, Default)]
+pub struct NaiveFrame {
+    pub draws: Vec<NaiveDraw>,
+    /// `TEXELS_PER_JOINT` vec4 per joint, `joints` joints per person.
+    pub palettes: Vec<[f32; 4]>,
+    pub joints: usize,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct NaiveDraw {
+    pub submesh: usize,
+    pub block: [[f32; 4]; VEC4_PER_INSTANCE],
+    /// Index of the person's palette (in people, not vec4).
+    pub palette: usize,
+}
+
+/// Fills `out` with one entry per body and carried prop of every person.
+pub fn pack_naive(
+    crowd: &Crowd,
+    cast: &mut CrowdCast,
+    appear: impl Fn(usize) -> f32,
+    lod_colors: bool,
+    out: &mut NaiveFrame,
+) {
+    out.draws.clear();
+    out.palettes.clear();
+    out.joints = cast.texture.joints as usize;
+    if cast.bodies.is_empty() {
+        return;
+    }
+    let mut scratch = Vec::new();
+    let mut blended = Vec::new();
+    for i in 0..crowd.pos.len() {
+        let variant = crowd.variant[i];
+        let b = (variant.model as usize).min(cast.bodies.len() - 1);
+        let scale = person_scale(i) * appear(i);
+        if scale <= 0.0 {
+            continue;
+        }
+        let body = &cast.bodies[b];
+        let world = person_world(body, crowd.pos[i], crowd.heading[i], scale);
+        let tint = if lod_colors {
+            LOD_COLORS[0].extend(2.0)
+        } else {
+            crowd.color[i].extend(1.0)
+        };
+        let mut block = Vec::with_capacity(VEC4_PER_INSTANCE);
+        push_block(
+            &mut block,
+            &world,
+            tint,
+            Vec4::new(0.0, 0.0, 0.0, skin_tone(i)),
+        );
+        let block: [[f32; 4]; VEC4_PER_INSTANCE] = std::array::from_fn(|k| block[k]);
+        let palette = out.palettes.len() / (out.joints * TEXELS_PER_JOINT as usize).max(1);
+        cast.cpu_palette(b, &crowd.anim[i], &mut scratch, &mut blended);
+        for m in &blended {
+            for r in 0..3 {
+                out.palettes.push(m.row(r).to_array());
+            }
+        }
+        // Pad short skeletons to the shared row width.
+        let want = (palette + 1) * out.joints * TEXELS_PER_JOINT as usize;
+        out.palettes.resize(want, [0.0; 4]);
+        let body = &cast.bodies[b];
+        out.draws.push(NaiveDraw {
+            submesh: body.submesh,
+            block,
+            palette,
+        });
+        let mut bits = variant.props;
+        let group = cast.group_props.get(variant.group as usize);
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if let Some(sub) = group
+                .and_then(|g| g.get(k))
+                .and_then(|&kind| body.props.get(kind).copied().flatten())
+            {
+                out.draws.push(NaiveDraw {
+                    submesh: sub,
+                    block,
+                    palette,
+                });
+            }
+        }
+    }
+}

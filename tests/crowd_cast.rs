@@ -1,0 +1,188 @@
+//! The crowd cast built from the real plaza level and its Quaternius characters: meshes per
+//! level of detail, the baked animation texture against the CPU palette, bounds, props.
+
+use std::path::Path;
+
+use glam::{Vec2, Vec3};
+use throng::anim::anim_texture::TEXELS_PER_JOINT;
+use throng::cast::CrowdCast;
+use throng::crowd::anim::{AnimState, ClipKind};
+use throng::level::load_level;
+
+fn plaza_cast() -> (throng::level::Level, CrowdCast) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let level = load_level(&root.join("levels/plaza.ron"), root).expect("plaza loads");
+    let cast = CrowdCast::load(&level, root, "levels/plaza.ron").expect("cast loads");
+    (level, cast)
+}
+
+#[test]
+fn every_body_has_three_shrinking_levels_of_detail() {
+    let (level, cast) = plaza_cast();
+    assert_eq!(cast.bodies.len(), level.crowd.models.len());
+    for (b, body) in cast.bodies.iter().enumerate() {
+        let [near, mid, far] = cast.body_triangles(b);
+        println!(
+            "{}: near {near} mid {mid} far {far} tris, radius {:.2} m",
+            body.name, body.radius
+        );
+        assert!(near > 2000, "{} near {near}", body.name);
+        assert!(mid * 3 < near, "{} mid {mid} vs near {near}", body.name);
+        assert!(far * 2 < mid, "{} far {far} vs mid {mid}", body.name);
+        assert!(far > 20, "{} far {far}", body.name);
+        let sub = &cast.submeshes[body.submesh];
+        let influences = sub.lods.clone().map(|m| m.map(|m| m.influences));
+        assert_eq!(influences, [Some(4), Some(2), Some(1)]);
+    }
+}
+
+/// Where joint `slot` is (model space) when skinned by `m`.
+fn joint_position(scene: &throng::asset::SceneAsset, slot: usize, m: glam::Mat4) -> Vec3 {
+    let bind = scene.skins[0].inverse_bind[slot].inverse();
+    m.transform_point3(bind.transform_point3(Vec3::ZERO))
+}
+
+fn slot_of(scene: &throng::asset::SceneAsset, name: &str) -> usize {
+    scene.skins[0]
+        .joints
+        .iter()
+        .position(|&n| scene.nodes[n].name.as_deref() == Some(name))
+        .expect("joint exists")
+}
+
+#[test]
+fn baked_rows_equal_the_cpu_palette_bit_for_bit_at_frame_times() {
+    let (_, mut cast) = plaza_cast();
+    // Bodies whose bakes coincide share rows: seven bodies, three distinct bakes (the rigs'
+    // rest poses differ slightly between some of the Quaternius files).
+    let mut bakes: Vec<u32> = cast.bodies.iter().map(|b| b.clips[0].first_row).collect();
+    bakes.sort();
+    bakes.dedup();
+    assert_eq!(bakes.len(), 3, "{bakes:?}");
+    let rows_per_bake: u32 = cast.bodies[0].clips.iter().map(|c| c.frames).sum();
+    assert_eq!(cast.texture.rows, 3 * rows_per_bake);
+    let joints = cast.texture.joints;
+    assert_eq!(cast.texture.width, joints * TEXELS_PER_JOINT);
+    let mut scratch = Vec::new();
+    let mut cpu = Vec::new();
+    for (k, kind) in ClipKind::ALL.into_iter().enumerate() {
+        let rows = cast.bodies[0].clips[k];
+        for f in (0..rows.frames).step_by(7) {
+            let t = rows.frame_time(f);
+            cast.cpu_palette(0, &AnimState::new(kind, t), &mut scratch, &mut cpu);
+            assert_eq!(cpu.len(), joints as usize);
+            for (j, m) in cpu.iter().enumerate() {
+                let baked = cast.texture.matrix(rows.first_row + f, j as u32);
+                assert_eq!(baked, *m, "{kind:?} frame {f} joint {j}");
+            }
+        }
+        // Between frames the shader's interpolation stays close to the exact pose.
+        let t = rows.frame_time(1) * 0.5;
+        cast.cpu_palette(0, &AnimState::new(kind, t), &mut scratch, &mut cpu);
+        for (j, m) in cpu.iter().enumerate() {
+            let lerped = cast.texture.blended_matrix(rows.frame_position(t), j as u32);
+            let p = Vec3::new(0.3, 2.0, 0.2);
+            let err = lerped.transform_point3(p).distance(m.transform_point3(p));
+            assert!(err < 0.02, "{kind:?} joint {j}: {err} model units");
+        }
+    }
+}
+
+#[test]
+fn the_bounding_sphere_holds_every_vertex_of_every_frame() {
+    let (_, cast) = plaza_cast();
+    for body in &cast.bodies {
+        let near = cast.submeshes[body.submesh].lods[0].as_ref().expect("near mesh");
+        let props: Vec<_> = body
+            .props
+            .iter()
+            .flatten()
+            .filter_map(|&s| cast.submeshes[s].lods[0].as_ref())
+            .collect();
+        let centre = Vec3::new(0.0, body.centre_height * body.units_per_metre, 0.0);
+        let radius = body.radius * body.units_per_metre;
+        let mut worst = 0.0f32;
+        for rows in &body.clips {
+            for f in (0..rows.frames).step_by(3) {
+                let palette: Vec<_> = (0..cast.texture.joints)
+                    .map(|j| cast.texture.matrix(rows.first_row + f, j))
+                    .collect();
+                for mesh in std::iter::once(near).chain(props.iter().copied()) {
+                    for v in (0..mesh.vertices.len()).step_by(5) {
+                        let p = mesh.skinned_position(v, &palette);
+                        // Any heading: the sphere is centred on the vertical axis.
+                        let d = Vec2::new(p.x, p.z).length().hypot(p.y - centre.y);
+                        worst = worst.max(d / radius);
+                    }
+                }
+            }
+        }
+        assert!(worst <= 1.0, "{}: a vertex at {worst} of the radius", body.name);
+        // Conservative but not absurd: something reaches the outer third.
+        assert!(worst > 0.66, "{}: loose sphere ({worst})", body.name);
+    }
+}
+
+#[test]
+fn the_authored_wave_raises_the_right_hand_above_the_head() {
+    let (_, cast) = plaza_cast();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let scene = throng::asset::load_file(&root.join("assets/characters/Casual_Male.gltf"))
+        .expect("model");
+    let (hand, head) = (slot_of(&scene, "Fist.R"), slot_of(&scene, "Head"));
+    let rows_of = |kind: ClipKind| {
+        cast.bodies[0].clips[ClipKind::ALL.iter().position(|&k| k == kind).unwrap()]
+    };
+    let wave = rows_of(ClipKind::Wave);
+    let idle = rows_of(ClipKind::Idle);
+    assert_ne!(wave.first_row, idle.first_row, "wave is its own clip");
+    let at = |rows: throng::anim::anim_texture::ClipRows, slot: usize, f: u32| {
+        joint_position(&scene, slot, cast.texture.matrix(rows.first_row + f, slot as u32))
+    };
+    let mut xs = Vec::new();
+    for f in 0..wave.frames {
+        assert!(at(wave, hand, f).y > at(wave, head, f).y, "frame {f}");
+        xs.push(at(wave, hand, f).x);
+    }
+    // The hand sways side to side while raised.
+    let span = xs.iter().cloned().fold(f32::MIN, f32::max) - xs.iter().cloned().fold(f32::MAX, f32::min);
+    assert!(span > 0.1, "sway {span}");
+    // In idle the hand hangs below the head; the right hand is on the character's right (-X).
+    assert!(at(idle, hand, 0).y < at(idle, head, 0).y);
+    assert!(at(idle, hand, 0).x < 0.0);
+    // Talking lifts the forearms forward (+Z, the way the model faces).
+    let talk = rows_of(ClipKind::Talk);
+    assert!(at(talk, hand, 0).z > at(idle, hand, 0).z + 0.2);
+}
+
+#[test]
+fn props_sit_on_their_bones() {
+    let (_, cast) = plaza_cast();
+    let body = &cast.bodies[0];
+    assert!(body.props.iter().all(Option::is_some), "{:?}", cast.warnings);
+    let idle = body.clips[0];
+    let palette: Vec<_> = (0..cast.texture.joints)
+        .map(|j| cast.texture.matrix(idle.first_row, j))
+        .collect();
+    let centroid = |sub: usize| {
+        let m = cast.submeshes[sub].lods[0].as_ref().expect("near prop");
+        let sum: Vec3 = (0..m.vertices.len()).map(|v| m.skinned_position(v, &palette)).sum();
+        sum / m.vertices.len() as f32 / body.units_per_metre
+    };
+    use throng::cast::props::prop_index;
+    use throng::level::PropKind;
+    let hat = centroid(body.props[prop_index(PropKind::Hat)].unwrap());
+    assert!((1.6..2.0).contains(&hat.y), "hat at {hat}");
+    let backpack = centroid(body.props[prop_index(PropKind::Backpack)].unwrap());
+    // Chibi proportions: the torso spans about 0.7 to 1.1 m.
+    assert!(backpack.z < -0.1 && (0.7..1.1).contains(&backpack.y), "backpack at {backpack}");
+    let balloon = centroid(body.props[prop_index(PropKind::Balloon)].unwrap());
+    // Held at the hip, floating well above the head (string and balloon average out).
+    assert!(balloon.y > 1.5 && balloon.x > 0.1, "balloon at {balloon}");
+    // Phones and bags are too small to draw far away; balloons and hats stay at mid.
+    let phone = body.props[prop_index(PropKind::Phone)].unwrap();
+    assert!(cast.submeshes[phone].lods[1].is_none());
+    let hat_sub = body.props[prop_index(PropKind::Hat)].unwrap();
+    assert!(cast.submeshes[hat_sub].lods[1].is_some());
+    assert!(cast.submeshes[hat_sub].lods[2].is_none());
+}
