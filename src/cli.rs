@@ -31,6 +31,8 @@ pub enum Command {
     /// Print what a model holds (nodes, meshes, skins, clips, morphs, materials, VRM
     /// expressions), or with --pose the posed vertices and joint matrices as JSON.
     Inspect(crate::asset::inspect::InspectArgs),
+    /// Bake skeletal clips into vertex animation textures (EXR or PNG) plus a JSON manifest.
+    Bake(crate::vat::cli::BakeArgs),
 }
 
 #[derive(Debug, Clone, Args)]

@@ -14,4 +14,5 @@ pub mod render;
 pub mod scenery;
 pub mod tween;
 pub mod ui;
+pub mod vat;
 pub mod view;

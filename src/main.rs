@@ -27,6 +27,16 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         },
+        Some(Command::Bake(args)) => match throng::vat::cli::run_bake(&args) {
+            Ok(text) => {
+                println!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("throng bake: {e}");
+                ExitCode::from(1)
+            }
+        },
         None => play(cli.play),
     }
 }
