@@ -7,6 +7,7 @@ pub mod bench;
 pub mod cli;
 pub mod crowd;
 pub mod game;
+pub mod hero;
 pub mod level;
 pub mod perf;
 pub mod render;

@@ -120,6 +120,8 @@ fn play(args: PlayArgs) -> ExitCode {
         agent_overlay: args.agent_overlay,
         curve_editor: args.curve_editor,
         lod_colors: args.lod_colors,
+        follow: args.follow,
+        hero_panels: args.hero_panels,
     };
     let outcome = Arc::new(Mutex::new(PlayOutcome::default()));
     let conf = macroquad::window::Conf {

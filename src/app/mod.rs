@@ -1,6 +1,7 @@
 //! The window shell: runs the game in a macroquad window, feeding it input and drawing it.
 
 pub mod bench;
+mod hero;
 mod input;
 
 use std::path::PathBuf;
@@ -45,6 +46,10 @@ pub struct PlaySetup {
     pub agent_overlay: bool,
     pub curve_editor: bool,
     pub lod_colors: bool,
+    /// Start with the hero's follow camera.
+    pub follow: bool,
+    /// Open the hero's Animation (F5) and Expressions (F6) panels at start.
+    pub hero_panels: bool,
 }
 
 /// Filled in by the window loop; read by `main` after the window closes.
@@ -67,6 +72,7 @@ pub(crate) fn draw_world(
     shadows: bool,
     marker_path: MarkerPath,
     instances: &[Vec<f32>; 3],
+    shadow_casters: &[crate::asset::Aabb],
     layers: &mut [&mut dyn WorldLayer],
 ) -> RenderStats {
     let mut gl = unsafe { get_internal_gl() };
@@ -75,6 +81,8 @@ pub(crate) fn draw_world(
         build_static_mesh(level)
     });
     let (focus, reach) = camera.shadow_focus();
+    // Dynamic casters (the hero) near the view widen the sun's map so their shadows fit.
+    let (focus, reach) = crate::hero::bounds::fit_shadow_focus(focus, reach, shadow_casters);
     let params = FrameParams {
         view_proj: camera.view_projection(aspect),
         eye: camera.eye(),
@@ -112,7 +120,10 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         agent_overlay: show_agent_overlay,
         curve_editor: show_curve_editor,
         lod_colors,
+        follow,
+        hero_panels,
     } = setup;
+    let asset_root = crate::cli::find_asset_root(watcher.path());
     let mut game = Game::new(level, options);
     game.show_agent_overlay = show_agent_overlay;
     game.show_curve_editor = show_curve_editor;
@@ -132,6 +143,17 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         let gl = unsafe { get_internal_gl() };
         Renderer::new(gl.quad_context)?
     };
+    let mut hero_view = hero::HeroView::load(&mut game, &asset_root);
+    if follow {
+        if let Some(h) = &game.hero {
+            if game.camera.mode != crate::level::CameraMode::Follow {
+                game.camera.toggle_follow(h.focus_point());
+                game.camera.follow.target = h.focus_point();
+            }
+        }
+    }
+    game.show_hero_animation_panel |= hero_panels;
+    game.show_hero_expression_panel |= hero_panels;
     let mut reader = InputReader::default();
     let mut last_poll = Instant::now();
     let mut notice: Option<(String, Instant)> = None;
@@ -191,6 +213,11 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
             }
         }
 
+        {
+            let aspect = screen_width() / screen_height().max(1.0);
+            let view_proj = game.camera.view_projection(aspect);
+            hero_view.prepare(&mut game, &view_proj);
+        }
         let level = game.level();
         let sky = display_color(level.lighting.sky_color);
         clear_background(Color::new(sky.x, sky.y, sky.z, 1.0));
@@ -231,7 +258,8 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
             game.shadows_enabled(),
             marker_path,
             &packed.instances,
-            &mut [],
+            &hero_view.shadow_casters(&game),
+            &mut hero_view.layers(),
         );
         if timing {
             gpu_timer.end();
@@ -282,6 +310,7 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
             crowd_changed =
                 perf_panel.draw(&mut game, &timings, &stats, gpu_time, &history, x, 130.0);
         }
+        hero_view.draw_ui(&mut game);
         timings.add(Stage::Ui, ui_start.elapsed());
         timings.end_frame();
         history.push(frame_seconds * 1000.0, crowd_changed);

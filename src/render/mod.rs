@@ -1,6 +1,7 @@
 //! GPU resources and passes. The only module that talks to miniquad.
 pub mod gl_raw;
 pub mod gpu_timer;
+pub mod hero;
 pub mod layer;
 mod pipelines;
 
