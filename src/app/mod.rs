@@ -50,6 +50,8 @@ pub struct PlaySetup {
     pub follow: bool,
     /// Open the hero's Animation (F5) and Expressions (F6) panels at start.
     pub hero_panels: bool,
+    /// Some(run): the hero walks (runs) round a circle by itself.
+    pub hero_autopilot: Option<bool>,
 }
 
 /// Filled in by the window loop; read by `main` after the window closes.
@@ -122,6 +124,7 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         lod_colors,
         follow,
         hero_panels,
+        hero_autopilot,
     } = setup;
     let asset_root = crate::cli::find_asset_root(watcher.path());
     let mut game = Game::new(level, options);
@@ -151,6 +154,11 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
                 game.camera.follow.target = h.focus_point();
             }
         }
+    }
+    if let (Some(run), Some(h)) = (hero_autopilot, &game.hero) {
+        let p = h.position();
+        // The circle starts where the hero stands and bends to its left.
+        game.hero_autopilot = Some((p + glam::Vec2::new(-4.0, 0.0), 4.0, run));
     }
     game.show_hero_animation_panel |= hero_panels;
     game.show_hero_expression_panel |= hero_panels;

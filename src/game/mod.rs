@@ -139,6 +139,9 @@ pub struct Game {
     hero_intent: crate::hero::controller::MoveIntent,
     pub show_hero_animation_panel: bool,
     pub show_hero_expression_panel: bool,
+    /// Walks the hero round a circle (centre, radius, run) when nobody steers it: demos,
+    /// screenshots and the benchmark.
+    pub hero_autopilot: Option<(glam::Vec2, f32, bool)>,
 }
 
 impl Game {
@@ -175,6 +178,7 @@ impl Game {
             hero_intent: Default::default(),
             show_hero_animation_panel: false,
             show_hero_expression_panel: false,
+            hero_autopilot: None,
         };
         let o = game.camera.orbit;
         // Registering fresh keys cannot fail; a failure would only mean no glides.
@@ -413,6 +417,14 @@ impl Game {
         } else {
             Default::default()
         };
+        if let (Some((centre, radius, run)), Some(h), true) = (
+            self.hero_autopilot,
+            &self.hero,
+            self.hero_intent.direction == glam::Vec2::ZERO,
+        ) {
+            self.hero_intent =
+                crate::hero::controller::autopilot(h.position(), centre, radius, run);
+        }
         // The camera answers in wall time: it must stay usable while the world is paused.
         let wall_dt = if frame_seconds.is_finite() {
             frame_seconds.clamp(0.0, 0.1) as f32

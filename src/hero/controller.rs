@@ -35,6 +35,19 @@ pub fn camera_relative(input: Vec2, yaw: f32) -> Vec2 {
     }
 }
 
+/// Walks counter-clockwise round a circle: along the tangent, pulled back onto the rim.
+pub fn autopilot(position: Vec2, centre: Vec2, radius: f32, run: bool) -> MoveIntent {
+    let off = position - centre;
+    let d = off.length();
+    let out = if d > 1e-4 { off / d } else { Vec2::X };
+    let tangent = Vec2::new(-out.y, out.x);
+    let pull = ((radius - d) / radius.max(0.1)).clamp(-1.0, 1.0);
+    MoveIntent {
+        direction: (tangent + out * pull).normalize_or_zero(),
+        run,
+    }
+}
+
 /// Heading (0 faces -Z, like the crowd) that faces along `dir`.
 pub fn heading_of(dir: Vec2) -> f32 {
     (-dir.x).atan2(-dir.y)

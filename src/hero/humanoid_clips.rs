@@ -313,8 +313,9 @@ fn gait_frame(rig: &HumanoidRig, g: &Gait, t: f32) -> Frame {
         hip_drop(g.stride_sin) + 0.08 * l * (PI * since.clamp(0.0, 1.0)).sin()
     };
     f.hips_offset = Vec3::new(0.0, y, 0.0);
-    // Hips turn with the forward leg (left hip, on +X, comes forward for a negative Y turn); the chest turns back so the shoulders stay square.
-    let twist = -0.12 * (lx / g.stride_sin.max(1e-3));
+    // Hips turn a little with the forward leg (left hip, on +X, comes forward for a negative Y
+    // turn); more would swing the planted foot round with them.; the chest turns back so the shoulders stay square.
+    let twist = -0.04 * (lx / g.stride_sin.max(1e-3));
     f.set("hips", ry(twist));
     f.set("spine", rx(g.lean) * ry(-twist * 0.6));
     f.set("chest", ry(-twist * 0.5));

@@ -45,16 +45,9 @@ fn text(s: &str, x: f32, y: f32) {
 
 impl HeroPanels {
     /// A one-row slider: label, track, value. Returns the new value while dragged.
-    fn slider(
-        &mut self,
-        id: u32,
-        x: f32,
-        y: f32,
-        w: f32,
-        label: &str,
-        value: f32,
-        max: f32,
-    ) -> Option<f32> {
+    /// `at` is (x, baseline y, width) of the row.
+    fn slider(&mut self, id: u32, at: [f32; 3], label: &str, value: f32, max: f32) -> Option<f32> {
+        let [x, y, w] = at;
         let label_w = 96.0;
         let track = Rect {
             x: x + label_w,
@@ -82,7 +75,13 @@ impl HeroPanels {
         draw_rectangle(track.x, mid - 2.0, track.w, 4.0, TRACK);
         draw_rectangle(track.x, mid - 2.0, track.w * frac, 4.0, FILL);
         draw_rectangle(track.x + track.w * frac - 3.0, mid - 6.0, 6.0, 12.0, TEXT);
-        draw_text(&format!("{v:.2}"), track.x + track.w + 6.0, y, FONT, TEXT);
+        draw_text(
+            format!("{v:.2}").as_str(),
+            track.x + track.w + 6.0,
+            y,
+            FONT,
+            TEXT,
+        );
         out
     }
 
@@ -202,9 +201,7 @@ impl HeroPanels {
         cy += 40.0;
         if let Some(v) = self.slider(
             101,
-            x + 10.0,
-            cy,
-            w - 20.0,
+            [x + 10.0, cy, w - 20.0],
             "speed",
             hero.mixer.speed(),
             2.0,
@@ -219,9 +216,7 @@ impl HeroPanels {
             });
         if let Some(v) = self.slider(
             102,
-            x + 10.0,
-            cy,
-            w - 20.0,
+            [x + 10.0, cy, w - 20.0],
             "time",
             hero.mixer.time(),
             duration,
@@ -364,7 +359,8 @@ impl HeroPanels {
         let mut edits = Vec::new();
         for (i, s) in e.expressions.iter().enumerate() {
             let yy = top + (i as f32 + 1.0) * ROW;
-            if let Some(v) = self.slider(200 + i as u32, x + 10.0, yy, col_w, &s.name, s.value, 1.0)
+            if let Some(v) =
+                self.slider(200 + i as u32, [x + 10.0, yy, col_w], &s.name, s.value, 1.0)
             {
                 edits.push((s.name.clone(), v));
             }
@@ -378,9 +374,7 @@ impl HeroPanels {
             let label = format!("{} x{}", g.slider.name, g.binds.len());
             if let Some(v) = self.slider(
                 600 + i as u32,
-                x + 20.0 + col_w,
-                yy,
-                col_w,
+                [x + 20.0 + col_w, yy, col_w],
                 &label,
                 g.slider.value,
                 1.0,
