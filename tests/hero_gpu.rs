@@ -25,7 +25,9 @@ use throng::hero::mtoon::{shade, MToonParams, ShadeInput};
 use throng::hero::{ClipControl, Hero};
 use throng::level::{load_level, Level};
 use throng::render::hero::{HeroRenderOptions, HeroRenderer};
-use throng::render::{display_color, FrameParams, MainPassInfo, MarkerPath, RenderStats, Renderer, WorldLayer};
+use throng::render::{
+    display_color, FrameParams, MainPassInfo, MarkerPath, RenderStats, Renderer, WorldLayer,
+};
 use throng::scenery::furniture::build_static_mesh;
 
 const W: u32 = 320;
@@ -125,8 +127,14 @@ fn baked(h: &Hero) -> SceneAsset {
             continue;
         }
         for pi in 0..s.meshes[mi].primitives.len() {
-            let Some(pal) = h.palettes.find(ni, pi) else { continue };
-            let morphed = h.morphed.get(ni).and_then(|v| v.get(pi)).and_then(Option::as_ref);
+            let Some(pal) = h.palettes.find(ni, pi) else {
+                continue;
+            };
+            let morphed = h
+                .morphed
+                .get(ni)
+                .and_then(|v| v.get(pi))
+                .and_then(Option::as_ref);
             let prim = &s.meshes[mi].primitives[pi];
             let (pos, nor) = match morphed {
                 Some(m) => (m.positions.clone(), m.normals.clone()),
@@ -157,8 +165,16 @@ fn baked(h: &Hero) -> SceneAsset {
 }
 
 fn compare(a: &[[u8; 3]], b: &[[u8; 3]]) -> (usize, usize) {
-    let hero = a.iter().zip(b).filter(|(x, y)| **x != BG || **y != BG).count();
-    let bad = a.iter().zip(b).filter(|(x, y)| differs(**x, **y, 24)).count();
+    let hero = a
+        .iter()
+        .zip(b)
+        .filter(|(x, y)| **x != BG || **y != BG)
+        .count();
+    let bad = a
+        .iter()
+        .zip(b)
+        .filter(|(x, y)| differs(**x, **y, 24))
+        .count();
     (hero, bad)
 }
 
@@ -212,18 +228,25 @@ fn skinning(ctx: &mut dyn RenderingBackend, t: &Target, white: TextureId, c: &mu
         // The baked copy has no VRM block left to say it faces -Z.
         rigid.faces_neg_z = hero.faces_neg_z;
         rigid.update(0.0);
-        let mut r2 = HeroRenderer::new(ctx, &rigid, HeroRenderOptions::default()).expect("rigid renderer");
+        let mut r2 =
+            HeroRenderer::new(ctx, &rigid, HeroRenderOptions::default()).expect("rigid renderer");
         let cpu = render(ctx, t, &mut r2, &mut rigid, &info);
         let (n, bad) = compare(&gpu, &cpu);
         c.check(
             n > 8000 && bad * 200 <= n,
-            format!("{mode:?}: GPU and CPU skinning agree on {} of {n} hero pixels ({bad} differ)", n - bad),
+            format!(
+                "{mode:?}: GPU and CPU skinning agree on {} of {n} hero pixels ({bad} differ)",
+                n - bad
+            ),
         );
         // The comparison can tell poses apart: the idle pose differs a lot from the walk.
         pose_at(&mut hero, idle, 0.0);
         let other = render(ctx, t, &mut r, &mut hero, &info);
         let (n2, bad2) = compare(&other, &cpu);
-        c.check(bad2 * 10 > n2, format!("{mode:?}: a different pose differs ({bad2} of {n2} pixels)"));
+        c.check(
+            bad2 * 10 > n2,
+            format!("{mode:?}: a different pose differs ({bad2} of {n2} pixels)"),
+        );
         r2.delete(ctx);
         r.delete(ctx);
     }
@@ -238,11 +261,20 @@ fn skipping(ctx: &mut dyn RenderingBackend, t: &Target, white: TextureId, c: &mu
     render(ctx, t, &mut r, &mut hero, &info);
     c.check(
         r.stats.palette_uploads == 2 && r.stats.morph_uploads == 1,
-        format!("first frame uploads 2 palettes and 1 morphed buffer (got {}, {})", r.stats.palette_uploads, r.stats.morph_uploads),
+        format!(
+            "first frame uploads 2 palettes and 1 morphed buffer (got {}, {})",
+            r.stats.palette_uploads, r.stats.morph_uploads
+        ),
     );
     hero.update(1.0 / 60.0);
     render(ctx, t, &mut r, &mut hero, &info);
-    c.check(r.stats.palette_uploads == 2 && r.stats.morph_uploads == 0, format!("playing: palettes {} morphs {}", r.stats.palette_uploads, r.stats.morph_uploads));
+    c.check(
+        r.stats.palette_uploads == 2 && r.stats.morph_uploads == 0,
+        format!(
+            "playing: palettes {} morphs {}",
+            r.stats.palette_uploads, r.stats.morph_uploads
+        ),
+    );
     hero.mixer.pause();
     let mut total = 0;
     for _ in 0..3 {
@@ -250,11 +282,20 @@ fn skipping(ctx: &mut dyn RenderingBackend, t: &Target, white: TextureId, c: &mu
         render(ctx, t, &mut r, &mut hero, &info);
         total += r.stats.palette_uploads + r.stats.morph_uploads;
     }
-    c.check(total == 0, format!("paused, weights still: {total} uploads in 3 frames"));
+    c.check(
+        total == 0,
+        format!("paused, weights still: {total} uploads in 3 frames"),
+    );
     hero.expressions.set_expression("aa", 1.0);
     hero.update(1.0 / 60.0);
     render(ctx, t, &mut r, &mut hero, &info);
-    c.check(r.stats.morph_uploads == 1 && r.stats.palette_uploads == 0, format!("a slider moved: {} morph uploads, {} palette uploads", r.stats.morph_uploads, r.stats.palette_uploads));
+    c.check(
+        r.stats.morph_uploads == 1 && r.stats.palette_uploads == 0,
+        format!(
+            "a slider moved: {} morph uploads, {} palette uploads",
+            r.stats.morph_uploads, r.stats.palette_uploads
+        ),
+    );
     r.delete(ctx);
 }
 
@@ -308,7 +349,9 @@ fn outline(ctx: &mut dyn RenderingBackend, t: &Target, white: TextureId, c: &mut
     );
     c.check(
         band > 0 && outside_band == 0,
-        format!("all {band} outline pixels lie within 5 px of the silhouette ({outside_band} beyond)"),
+        format!(
+            "all {band} outline pixels lie within 5 px of the silhouette ({outside_band} beyond)"
+        ),
     );
     r.delete(ctx);
 }
@@ -369,7 +412,11 @@ fn toon_bands(ctx: &mut dyn RenderingBackend, t: &Target, white: TextureId, c: &
         let mut r = HeroRenderer::new(ctx, &hero, HeroRenderOptions::default()).expect("renderer");
         r.outline_enabled = false;
         let img = render(ctx, t, &mut r, &mut hero, &info);
-        let greys: Vec<i32> = img.iter().filter(|p| **p != BG).map(|p| p[0] as i32).collect();
+        let greys: Vec<i32> = img
+            .iter()
+            .filter(|p| **p != BG)
+            .map(|p| p[0] as i32)
+            .collect();
         let n = greys.len().max(1);
         let at_lit = greys.iter().filter(|&&g| (g - lit).abs() <= 3).count();
         let at_dark = greys.iter().filter(|&&g| (g - dark).abs() <= 3).count();
@@ -403,7 +450,10 @@ async fn shadow(white: TextureId, c: &mut Checks) {
     plaza.sync_scenery(ctx, 1, &level.bounds, || build_static_mesh(&level));
     let sun = level.lighting.sun_direction.normalize();
     // Looking at the hero from the side its shadow falls on.
-    let (sw, sh) = (macroquad::prelude::screen_width(), macroquad::prelude::screen_height());
+    let (sw, sh) = (
+        macroquad::prelude::screen_width(),
+        macroquad::prelude::screen_height(),
+    );
     let eye = Vec3::new(-3.0, 2.5, -3.0);
     let view_proj = Mat4::perspective_rh_gl(40f32.to_radians(), sw / sh, 0.1, 100.0)
         * Mat4::look_at_rh(eye, Vec3::new(-0.2, 0.4, -0.2), Vec3::Y);
@@ -454,11 +504,20 @@ async fn shadow(white: TextureId, c: &mut Checks) {
             support::say(&format!("    ground {g:.2}: {a:.0} -> {b:.0}"));
         }
     }
-    c.check(darker >= 3, format!("{darker} of {} ground points under the hero's body are in its shadow", heights.len()));
+    c.check(
+        darker >= 3,
+        format!(
+            "{darker} of {} ground points under the hero's body are in its shadow",
+            heights.len()
+        ),
+    );
     // Beside the hero, across the sun's path, the ground stays lit.
     let away = Vec3::new(sun.z, 0.0, -sun.x).normalize() * 1.0;
     if let (Some(a), Some(b)) = (luma(without, away), luma(with, away)) {
-        c.check((a - b).abs() < 3.0, format!("the sunny side is unchanged ({a:.0} vs {b:.0})"));
+        c.check(
+            (a - b).abs() < 3.0,
+            format!("the sunny side is unchanged ({a:.0} vs {b:.0})"),
+        );
     }
     r.delete(ctx);
 }

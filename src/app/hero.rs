@@ -119,6 +119,9 @@ impl HeroView {
                 y += self.panels.draw_animation(h, &stats, mode, x, y) + 8.0;
             }
             if show_expr {
+                // Bottom-aligned when there is room, so both panels fit a 720-line window.
+                let needed = crate::ui::hero_panels::expressions_height(h);
+                let y = y.max(screen_height() - needed - 8.0);
                 self.panels
                     .draw_expressions(h, &stats, screen_width() - 580.0, y);
             }

@@ -202,6 +202,9 @@ impl Game {
             && self.camera.mode != crate::level::CameraMode::Follow
         {
             self.camera.toggle_follow(focus);
+            // The level's camera settings describe the follow view it starts with.
+            self.camera.follow.distance = self.camera.orbit.distance.min(60.0);
+            self.camera.follow.pitch = self.camera.orbit.pitch;
         }
     }
 

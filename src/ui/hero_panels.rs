@@ -19,7 +19,7 @@ const FILL: Color = Color::new(0.3, 0.65, 1.0, 1.0);
 const ACTIVE: Color = Color::new(0.22, 0.45, 0.8, 1.0);
 const BUTTON: Color = Color::new(0.22, 0.22, 0.26, 1.0);
 const FONT: f32 = 17.0;
-const ROW: f32 = 19.0;
+const ROW: f32 = 18.0;
 
 /// Which slider the mouse is dragging, so a drag that leaves its track keeps working.
 #[derive(Debug, Default)]
@@ -95,8 +95,8 @@ impl HeroPanels {
         y: f32,
     ) -> f32 {
         let w = 340.0;
-        let rows = 9.0 + (hero.clips.len() as f32 / 3.0).ceil();
-        let h = rows * 24.0 + 16.0;
+        let rows = 8.0 + (hero.clips.len() as f32 / 3.0).ceil();
+        let h = rows * 24.0 + 18.0;
         draw_rectangle(x, y, w, h, BG);
         text("Hero animation (F5)", x + 10.0, y + 20.0);
         let mut cy = y + 30.0;
@@ -241,8 +241,8 @@ impl HeroPanels {
                 s.palettes,
                 s.joint_matrices,
                 match palette_mode {
-                    Some(PaletteMode::Uniform { .. }) => "uniform array",
-                    Some(PaletteMode::Texture) => "float texture",
+                    Some(PaletteMode::Uniform { .. }) => "uniforms",
+                    Some(PaletteMode::Texture) => "texture",
                     None => "not drawn",
                 }
             ),
@@ -272,7 +272,7 @@ impl HeroPanels {
         h
     }
 
-    /// The Expressions panel; returns its height.
+    /// The Expressions panel (see `expressions_height`); returns its height.
     pub fn draw_expressions(
         &mut self,
         hero: &mut Hero,
@@ -282,12 +282,7 @@ impl HeroPanels {
     ) -> f32 {
         let w = 570.0;
         let col_w = (w - 30.0) * 0.5;
-        let n_rows = hero
-            .expressions
-            .expressions
-            .len()
-            .max(hero.expressions.targets.len()) as f32;
-        let h = 96.0 + n_rows * ROW;
+        let h = expressions_height(hero);
         draw_rectangle(x, y, w, h, BG);
         let e = &mut hero.expressions;
         text("Hero expressions (F6)", x + 10.0, y + 20.0);
@@ -316,7 +311,13 @@ impl HeroPanels {
         );
         let mut bx = x + 10.0;
         let by = y + 30.0;
-        for name in ["neutral"].iter().chain(EMOTIONS.iter()) {
+        let present: Vec<&str> = ["neutral"]
+            .iter()
+            .chain(EMOTIONS.iter())
+            .copied()
+            .filter(|n| e.value(n).is_some())
+            .collect();
+        for name in present {
             let r = Rect {
                 x: bx,
                 y: by,
@@ -371,7 +372,12 @@ impl HeroPanels {
         let mut target_edits = Vec::new();
         for (i, g) in e.targets.iter().enumerate() {
             let yy = top + (i as f32 + 1.0) * ROW;
-            let label = format!("{} x{}", g.slider.name, g.binds.len());
+            // How many meshes share the name, when more than one.
+            let label = if g.binds.len() > 1 {
+                format!("{} x{}", g.slider.name, g.binds.len())
+            } else {
+                g.slider.name.clone()
+            };
             if let Some(v) = self.slider(
                 600 + i as u32,
                 [x + 20.0 + col_w, yy, col_w],
@@ -387,6 +393,16 @@ impl HeroPanels {
         }
         h
     }
+}
+
+/// Height of the Expressions panel for this hero.
+pub fn expressions_height(hero: &Hero) -> f32 {
+    let rows = hero
+        .expressions
+        .expressions
+        .len()
+        .max(hero.expressions.targets.len()) as f32;
+    100.0 + rows * ROW
 }
 
 /// Warnings about the hero (bad model data, fallbacks), bottom left.

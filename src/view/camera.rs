@@ -282,11 +282,15 @@ impl CameraRig {
                 let ground = self.fly.position + f * distance * 0.6;
                 (ground, (distance * 0.9).clamp(25.0, 90.0))
             }
-            // Close to the hero: a tighter map gives its shadow crisp legs.
-            CameraMode::Follow => (
-                self.follow.target,
-                (self.follow.distance * 2.0).clamp(12.0, 90.0),
-            ),
+            // Close to the hero: a tighter map than the orbit's gives its shadow crisp legs,
+            // centred ahead of it where most of the visible ground is (the hero's own bounds
+            // are fitted in by the caller).
+            CameraMode::Follow => {
+                let f = &self.follow;
+                let reach = (f.distance * 2.0).clamp(22.0, 90.0);
+                let ahead = Vec3::new(-f.yaw.sin(), 0.0, -f.yaw.cos()) * reach * 0.45;
+                (f.target + ahead, reach)
+            }
             CameraMode::Orbit => (
                 self.orbit.target,
                 (self.orbit.distance * 1.1).clamp(25.0, 90.0),
