@@ -522,7 +522,10 @@ async fn shadow(white: TextureId, c: &mut Checks) {
     r.delete(ctx);
 }
 
-async fn run_all() -> Result<Vec<String>, Vec<String>> {
+/// Passed checks, or the failed ones.
+type Outcome = Result<Vec<String>, Vec<String>>;
+
+async fn run_all() -> Outcome {
     let mut c = Checks {
         log: Vec::new(),
         failures: Vec::new(),
@@ -566,7 +569,7 @@ fn main() {
             .expect("xvfb-run starts");
         std::process::exit(status.code().unwrap_or(1));
     }
-    let result: Arc<Mutex<Option<Result<Vec<String>, Vec<String>>>>> = Arc::new(Mutex::new(None));
+    let result: Arc<Mutex<Option<Outcome>>> = Arc::new(Mutex::new(None));
     let r2 = result.clone();
     let conf = macroquad::window::Conf {
         window_title: "hero gpu test".into(),
