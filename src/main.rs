@@ -122,7 +122,7 @@ fn play(args: PlayArgs) -> ExitCode {
         lod_colors: args.lod_colors,
         follow: args.follow,
         hero_panels: args.hero_panels,
-        hero_autopilot: args.hero_autopilot.as_deref().map(|m| m == "run"),
+        hero_autopilot: args.hero_autopilot.clone(),
     };
     let outcome = Arc::new(Mutex::new(PlayOutcome::default()));
     let conf = macroquad::window::Conf {

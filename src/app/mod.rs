@@ -50,8 +50,8 @@ pub struct PlaySetup {
     pub follow: bool,
     /// Open the hero's Animation (F5) and Expressions (F6) panels at start.
     pub hero_panels: bool,
-    /// Some(run): the hero walks (runs) round a circle by itself.
-    pub hero_autopilot: Option<bool>,
+    /// "walk" / "run": the hero goes round a circle by itself; "wave": it keeps waving.
+    pub hero_autopilot: Option<String>,
 }
 
 /// Filled in by the window loop; read by `main` after the window closes.
@@ -155,10 +155,13 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
             }
         }
     }
-    if let (Some(run), Some(h)) = (hero_autopilot, &game.hero) {
+    let keep_waving = hero_autopilot.as_deref() == Some("wave");
+    if let (Some(mode), Some(h)) = (hero_autopilot.as_deref(), &game.hero) {
         let p = h.position();
-        // The circle starts where the hero stands and bends to its left.
-        game.hero_autopilot = Some((p + glam::Vec2::new(-4.0, 0.0), 4.0, run));
+        if mode != "wave" {
+            // The circle starts where the hero stands and bends to its left.
+            game.hero_autopilot = Some((p + glam::Vec2::new(-4.0, 0.0), 4.0, mode == "run"));
+        }
     }
     game.show_hero_animation_panel |= hero_panels;
     game.show_hero_expression_panel |= hero_panels;
@@ -197,6 +200,11 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
             let aspect = screen_width() / screen_height().max(1.0);
             if let Some(p) = ground_point(&game.camera.view_projection(aspect), ndc) {
                 input.actions.push(Action::GlideTo(p));
+            }
+        }
+        if keep_waving {
+            if let Some(h) = game.hero.as_mut().filter(|h| !h.is_waving()) {
+                h.wave();
             }
         }
         timings.measure(Stage::Simulation, || {

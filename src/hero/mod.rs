@@ -283,6 +283,10 @@ impl Hero {
         }
     }
 
+    pub fn is_waving(&self) -> bool {
+        self.wave_left > 0.0
+    }
+
     /// The model's placement: position on the ground, turned to the heading (VRM 0.x models
     /// already face -Z, the heading's zero).
     pub fn model_matrix(&self) -> Mat4 {

@@ -136,8 +136,8 @@ impl FlyCamera {
 }
 
 /// The follow camera's start: behind the hero, a little above, a few metres back.
-const FOLLOW_DISTANCE: f32 = 5.5;
-const FOLLOW_PITCH: f32 = 0.28;
+const FOLLOW_DISTANCE: f32 = 4.5;
+const FOLLOW_PITCH: f32 = 0.25;
 /// How quickly the follow camera catches up with the hero (1/s): smooth, but never far behind.
 const FOLLOW_STIFFNESS: f32 = 12.0;
 
