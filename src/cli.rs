@@ -67,6 +67,15 @@ pub struct PlayArgs {
     /// Tint people by level of detail: red near, green mid, blue far.
     #[arg(long)]
     pub lod_colors: bool,
+    /// Start with the camera following the hero (F).
+    #[arg(long)]
+    pub follow: bool,
+    /// Open the hero's Animation (F5) and Expressions (F6) panels at start.
+    #[arg(long)]
+    pub hero_panels: bool,
+    /// Let the hero walk (or run) round a 4 m circle, or wave, by itself: demos and screenshots.
+    #[arg(long, value_parser = ["walk", "run", "wave"])]
+    pub hero_autopilot: Option<String>,
     /// Window size in pixels, e.g. 1280x720 (each side 64 to 8192).
     #[arg(long, default_value = "1280x720", value_parser = parse_size)]
     pub size: WindowSize,

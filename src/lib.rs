@@ -8,6 +8,7 @@ pub mod cast;
 pub mod cli;
 pub mod crowd;
 pub mod game;
+pub mod hero;
 pub mod level;
 pub mod perf;
 pub mod render;

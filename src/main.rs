@@ -132,7 +132,9 @@ fn play(args: PlayArgs) -> ExitCode {
         lod_colors: args.lod_colors,
         naive: args.naive,
         max_uniform_vectors: args.max_uniform_vectors,
-        asset_root: asset_root.clone(),
+        follow: args.follow,
+        hero_panels: args.hero_panels,
+        hero_autopilot: args.hero_autopilot.clone(),
     };
     let outcome = Arc::new(Mutex::new(PlayOutcome::default()));
     let conf = macroquad::window::Conf {

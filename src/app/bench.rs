@@ -58,6 +58,7 @@ async fn bench(args: &BenchArgs, level: &Level) -> Result<Vec<BenchRow>, String>
                     level.lighting.shadows,
                     path,
                     &packed.instances,
+                    &[],
                     &mut [],
                 );
                 let submit = submit_start.elapsed().as_secs_f64() * 1000.0;

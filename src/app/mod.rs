@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod crowd_gfx;
+mod hero;
 mod input;
 
 use std::path::PathBuf;
@@ -50,8 +51,12 @@ pub struct PlaySetup {
     pub lod_colors: bool,
     pub naive: bool,
     pub max_uniform_vectors: Option<u32>,
-    /// Folder crowd model paths are relative to.
-    pub asset_root: PathBuf,
+    /// Start with the hero's follow camera.
+    pub follow: bool,
+    /// Open the hero's Animation (F5) and Expressions (F6) panels at start.
+    pub hero_panels: bool,
+    /// "walk" / "run": the hero goes round a circle by itself; "wave": it keeps waving.
+    pub hero_autopilot: Option<String>,
 }
 
 /// Filled in by the window loop; read by `main` after the window closes.
@@ -74,6 +79,7 @@ pub(crate) fn draw_world(
     shadows: bool,
     marker_path: MarkerPath,
     instances: &[Vec<f32>; 3],
+    shadow_casters: &[crate::asset::Aabb],
     layers: &mut [&mut dyn WorldLayer],
 ) -> RenderStats {
     let mut gl = unsafe { get_internal_gl() };
@@ -82,6 +88,8 @@ pub(crate) fn draw_world(
         build_static_mesh(level)
     });
     let (focus, reach) = camera.shadow_focus();
+    // Dynamic casters (the hero) near the view widen the sun's map so their shadows fit.
+    let (focus, reach) = crate::hero::bounds::fit_shadow_focus(focus, reach, shadow_casters);
     let params = FrameParams {
         view_proj: camera.view_projection(aspect),
         eye: camera.eye(),
@@ -121,15 +129,18 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         lod_colors,
         naive,
         max_uniform_vectors,
-        asset_root,
+        follow,
+        hero_panels,
+        hero_autopilot,
     } = setup;
+    let asset_root = crate::cli::find_asset_root(watcher.path());
     let mut game = Game::new(level, options);
     game.show_agent_overlay = show_agent_overlay;
     game.show_curve_editor = show_curve_editor;
     game.toggles.lod_colors = lod_colors;
     game.toggles.per_agent_draws = naive;
     game.toggles.uniform_cap = max_uniform_vectors;
-    let mut crowd_gfx = CrowdGfx::new(asset_root, watcher.path().display().to_string());
+    
     if show_perf_panel {
         game.frame(
             0.0,
@@ -145,6 +156,26 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         let gl = unsafe { get_internal_gl() };
         Renderer::new(gl.quad_context)?
     };
+    let mut hero_view = hero::HeroView::load(&mut game, &asset_root);
+    let mut crowd_gfx = CrowdGfx::new(asset_root.clone(), watcher.path().display().to_string());
+    if follow {
+        if let Some(h) = &game.hero {
+            if game.camera.mode != crate::level::CameraMode::Follow {
+                game.camera.toggle_follow(h.focus_point());
+                game.camera.follow.target = h.focus_point();
+            }
+        }
+    }
+    let keep_waving = hero_autopilot.as_deref() == Some("wave");
+    if let (Some(mode), Some(h)) = (hero_autopilot.as_deref(), &game.hero) {
+        let p = h.position();
+        if mode != "wave" {
+            // The circle starts where the hero stands and bends to its left.
+            game.hero_autopilot = Some((p + glam::Vec2::new(-4.0, 0.0), 4.0, mode == "run"));
+        }
+    }
+    game.show_hero_animation_panel |= hero_panels;
+    game.show_hero_expression_panel |= hero_panels;
     let mut reader = InputReader::default();
     let mut last_poll = Instant::now();
     let mut notice: Option<(String, Instant)> = None;
@@ -182,6 +213,11 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
                 input.actions.push(Action::GlideTo(p));
             }
         }
+        if keep_waving {
+            if let Some(h) = game.hero.as_mut().filter(|h| !h.is_waving()) {
+                h.wave();
+            }
+        }
         timings.measure(Stage::Simulation, || {
             game.frame(frame_seconds as f64, &input)
         });
@@ -204,6 +240,11 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
             }
         }
 
+        {
+            let aspect = screen_width() / screen_height().max(1.0);
+            let view_proj = game.camera.view_projection(aspect);
+            hero_view.prepare(&mut game, &view_proj);
+        }
         let level = game.level();
         let sky = display_color(level.lighting.sky_color);
         clear_background(Color::new(sky.x, sky.y, sky.z, 1.0));
@@ -275,11 +316,13 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         } else {
             MarkerPath::Instanced
         };
+        let shadow_casters = hero_view.shadow_casters(&game);
         let mut crowd_layer = crowd_gfx.layer();
         let mut layers: Vec<&mut dyn WorldLayer> = Vec::new();
         if let Some(l) = crowd_layer.as_mut() {
             layers.push(l);
         }
+        layers.extend(hero_view.layers());
         let stats = draw_world(
             &mut renderer,
             level,
@@ -289,6 +332,7 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
             game.shadows_enabled(),
             marker_path,
             &packed.instances,
+            &shadow_casters,
             &mut layers,
         );
         drop(layers);
@@ -342,6 +386,7 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
             crowd_changed =
                 perf_panel.draw(&mut game, &timings, &stats, gpu_time, &history, x, 130.0);
         }
+        hero_view.draw_ui(&mut game);
         timings.add(Stage::Ui, ui_start.elapsed());
         timings.end_frame();
         history.push(frame_seconds * 1000.0, crowd_changed);

@@ -18,7 +18,9 @@ const SUPPORTED_REQUIRED: &[&str] = &[
 pub struct Loaded {
     pub doc: gltf::Document,
     pub buffers: Vec<gltf::buffer::Data>,
-    pub images: Vec<gltf::image::Data>,
+    /// One entry per glTF image: Err holds why it could not be decoded. A broken picture must
+    /// not lose the whole character, so textures fall back instead of failing the import.
+    pub images: Vec<Result<gltf::image::Data, String>>,
 }
 
 pub fn parse(file: &str, bytes: &[u8], base_dir: Option<&Path>) -> Result<Loaded, ImportError> {
@@ -63,12 +65,13 @@ pub fn parse(file: &str, bytes: &[u8], base_dir: Option<&Path>) -> Result<Loaded
     }
     check_accessors(file, &doc)?;
     check_usage(file, &doc)?;
-    let images = if doc.images().len() > 0 {
-        gltf::import_images(&doc, base_dir, &buffers)
-            .map_err(|e| err(format!("image decoding: {e}")))?
-    } else {
-        Vec::new()
-    };
+    let images = doc
+        .images()
+        .map(|img| {
+            gltf::image::Data::from_source(img.source(), base_dir, &buffers)
+                .map_err(|e| e.to_string())
+        })
+        .collect();
     Ok(Loaded {
         doc,
         buffers,

@@ -58,7 +58,8 @@ fn import_inner(
     for a in loaded.doc.animations() {
         animations.push(cx.animation(&a, &nodes, &meshes)?);
     }
-    let textures = material::textures(file, &loaded)?;
+    let mut warnings = Vec::new();
+    let textures = material::textures(&loaded, &mut warnings);
     let mut materials = material::materials(file, &loaded.doc)?;
     let vrm = vrm::read_vrm(file, &loaded.doc, &nodes, &meshes, &mut materials)?;
     let roots = (0..nodes.len())
@@ -75,6 +76,7 @@ fn import_inner(
         materials,
         textures,
         vrm,
+        warnings,
     })
 }
 

@@ -6,34 +6,42 @@ use super::types::*;
 use glam::{Vec3, Vec4};
 use serde_json::Value;
 
-/// One `TextureAsset` per glTF texture (not per image), each decoded to RGBA8.
-pub fn textures(file: &str, l: &Loaded) -> Result<Vec<TextureAsset>, ImportError> {
+/// One `TextureAsset` per glTF texture (not per image), each decoded to RGBA8. An image that
+/// is missing or cannot be decoded becomes a 1x1 white texture and a warning: white is the
+/// neutral value of every texture slot that multiplies (base, shade, rim, masks).
+pub fn textures(l: &Loaded, warnings: &mut Vec<String>) -> Vec<TextureAsset> {
     let mut out = Vec::new();
     for t in l.doc.textures() {
         let ii = t.source().index();
-        let Some(img) = l.images.get(ii) else {
-            return Err(ImportError::new(
-                file,
-                format!("texture {}: image {ii} missing", t.index()),
-            ));
+        let name = t.source().name().map(str::to_string);
+        let decoded = match l.images.get(ii) {
+            None => Err(format!("image {ii} missing")),
+            Some(Err(e)) => Err(format!("image {ii} could not be decoded ({e})")),
+            Some(Ok(img)) => to_rgba8(img)
+                .map(|px| (img.width, img.height, px))
+                .ok_or_else(|| format!("image {ii} has an unsupported pixel format")),
         };
-        let rgba8 = to_rgba8(img).ok_or_else(|| {
-            ImportError::new(
-                file,
-                format!(
-                    "texture {}: image {ii} has an unsupported pixel format",
-                    t.index()
-                ),
-            )
-        })?;
-        out.push(TextureAsset {
-            name: t.source().name().map(str::to_string),
-            width: img.width,
-            height: img.height,
-            rgba8,
-        });
+        match decoded {
+            Ok((width, height, rgba8)) => out.push(TextureAsset {
+                name,
+                width,
+                height,
+                rgba8,
+                fallback: false,
+            }),
+            Err(why) => {
+                warnings.push(format!("texture {}: {why}; using white", t.index()));
+                out.push(TextureAsset {
+                    name,
+                    width: 1,
+                    height: 1,
+                    rgba8: vec![255; 4],
+                    fallback: true,
+                });
+            }
+        }
     }
-    Ok(out)
+    out
 }
 
 fn to_rgba8(img: &gltf::image::Data) -> Option<Vec<u8>> {
@@ -86,6 +94,9 @@ pub fn materials(file: &str, doc: &gltf::Document) -> Result<Vec<MaterialAsset>,
             alpha_cutoff: m.alpha_cutoff().unwrap_or(0.5),
             double_sided: m.double_sided(),
             emissive,
+            emissive_texture: m.emissive_texture().map(|t| t.texture().index()),
+            normal_texture: m.normal_texture().map(|t| t.texture().index()),
+            normal_scale: m.normal_texture().map_or(1.0, |t| t.scale()),
             unlit: m.unlit(),
             mtoon,
         });
@@ -118,18 +129,21 @@ fn tex(v: &Value, key: &str) -> Option<usize> {
     v.get(key)?.get("index")?.as_u64().map(|i| i as usize)
 }
 
+/// Defaults follow the extension's JSON schema (VRMC_materials_mtoon.schema.json). Its README
+/// tables disagree in four places (shade colour [0,0,0], matcap factor, rim fresnel power 5,
+/// rim lighting mix 1); the schema is the normative part, so it wins.
 fn mtoon_v1(v: &Value) -> MToonAsset {
     MToonAsset {
-        shade_color: v3(v, "shadeColorFactor", Vec3::ZERO),
+        shade_color: v3(v, "shadeColorFactor", Vec3::ONE),
         shade_texture: tex(v, "shadeMultiplyTexture"),
         shading_shift: f(v, "shadingShiftFactor", 0.0),
         shading_toony: f(v, "shadingToonyFactor", 0.9),
         gi_equalization: f(v, "giEqualizationFactor", 0.9),
-        matcap_factor: v3(v, "matcapFactor", Vec3::ONE),
+        matcap_factor: v3(v, "matcapFactor", Vec3::ZERO),
         matcap_texture: tex(v, "matcapTexture"),
         rim_color: v3(v, "parametricRimColorFactor", Vec3::ZERO),
-        rim_lighting_mix: f(v, "rimLightingMixFactor", 1.0),
-        rim_fresnel_power: f(v, "parametricRimFresnelPowerFactor", 5.0),
+        rim_lighting_mix: f(v, "rimLightingMixFactor", 0.0),
+        rim_fresnel_power: f(v, "parametricRimFresnelPowerFactor", 1.0),
         rim_lift: f(v, "parametricRimLiftFactor", 0.0),
         outline_width_mode: match v.get("outlineWidthMode").and_then(Value::as_str) {
             Some("worldCoordinates") => OutlineWidthMode::WorldCoordinates,
@@ -142,6 +156,22 @@ fn mtoon_v1(v: &Value) -> MToonAsset {
         uv_scroll_x: f(v, "uvAnimationScrollXSpeedFactor", 0.0),
         uv_scroll_y: f(v, "uvAnimationScrollYSpeedFactor", 0.0),
         uv_rotation: f(v, "uvAnimationRotationSpeedFactor", 0.0),
+        shading_shift_texture: tex(v, "shadingShiftTexture"),
+        shading_shift_texture_scale: v
+            .get("shadingShiftTexture")
+            .map_or(1.0, |t| f(t, "scale", 1.0)),
+        rim_multiply_texture: tex(v, "rimMultiplyTexture"),
+        outline_width_texture: tex(v, "outlineWidthMultiplyTexture"),
+        uv_animation_mask_texture: tex(v, "uvAnimationMaskTexture"),
+        render_queue_offset: v
+            .get("renderQueueOffsetNumber")
+            .and_then(Value::as_i64)
+            .unwrap_or(0)
+            .clamp(-9, 9) as i32,
+        transparent_with_z_write: v
+            .get("transparentWithZWrite")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
         from_vrm0: false,
     }
 }

@@ -248,6 +248,9 @@ pub struct TextureAsset {
     pub height: u32,
     /// RGBA8, rows top to bottom.
     pub rgba8: Vec<u8>,
+    /// True when the image could not be decoded and this is a 1x1 white stand-in (a warning in
+    /// `SceneAsset::warnings` says which).
+    pub fallback: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -279,6 +282,18 @@ pub struct MToonAsset {
     pub uv_scroll_x: f32,
     pub uv_scroll_y: f32,
     pub uv_rotation: f32,
+    /// R channel adds to the shading shift, times `shading_shift_texture_scale`.
+    pub shading_shift_texture: Option<usize>,
+    pub shading_shift_texture_scale: f32,
+    pub rim_multiply_texture: Option<usize>,
+    /// G channel multiplies the outline width.
+    pub outline_width_texture: Option<usize>,
+    /// B channel multiplies the UV animation speeds.
+    pub uv_animation_mask_texture: Option<usize>,
+    /// -9..9: draw order among materials of the same alpha class.
+    pub render_queue_offset: i32,
+    /// Blend materials that still write depth.
+    pub transparent_with_z_write: bool,
     /// True when converted from VRM 0.x `materialProperties`.
     pub from_vrm0: bool,
 }
@@ -293,6 +308,10 @@ pub struct MaterialAsset {
     pub alpha_cutoff: f32,
     pub double_sided: bool,
     pub emissive: Vec3,
+    pub emissive_texture: Option<usize>,
+    /// Tangent-space normal map and its scale (glTF core `normalTexture`).
+    pub normal_texture: Option<usize>,
+    pub normal_scale: f32,
     pub unlit: bool,
     pub mtoon: Option<MToonAsset>,
 }
@@ -355,6 +374,9 @@ pub struct SceneAsset {
     pub materials: Vec<MaterialAsset>,
     pub textures: Vec<TextureAsset>,
     pub vrm: Option<VrmAsset>,
+    /// Problems the import worked around (an undecodable image became white, ...): the file
+    /// still loads, and the game shows these.
+    pub warnings: Vec<String>,
 }
 
 impl SceneAsset {

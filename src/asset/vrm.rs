@@ -162,8 +162,10 @@ fn read_v0(
         }
     }
     if let Some(props) = v.get("materialProperties").and_then(Value::as_array) {
+        let queues = TransparentQueues::new(props);
         for p in props {
-            if s(p, "shader").as_deref() != Some("VRM/MToon") {
+            let shader = s(p, "shader").unwrap_or_default();
+            if shader != "VRM/MToon" && !shader.starts_with("VRM/Unlit") {
                 continue;
             }
             let Some(name) = s(p, "name") else { continue };
@@ -171,7 +173,7 @@ fn read_v0(
                 .iter_mut()
                 .find(|m| m.name.as_deref() == Some(&name))
             {
-                m.mtoon = Some(mtoon_v0(p));
+                apply_v0_material(p, &shader, &queues, m);
             }
         }
     }
@@ -192,26 +194,144 @@ fn srgb_to_linear(c: Vec3) -> Vec3 {
     Vec3::new(t(c.x), t(c.y), t(c.z))
 }
 
-/// three-vrm's VRM 0.x → 1.0 MToon conversion (VRMMaterialsV0CompatPlugin).
-fn mtoon_v0(p: &Value) -> MToonAsset {
+/// VRM 0.x render queues of transparent materials, ranked per kind so they become VRM 1.0
+/// offsets in the same order (three-vrm does the same).
+struct TransparentQueues {
+    blend: Vec<i64>,
+    blend_z_write: Vec<i64>,
+}
+
+impl TransparentQueues {
+    fn new(props: &[Value]) -> Self {
+        let mut q = TransparentQueues {
+            blend: Vec::new(),
+            blend_z_write: Vec::new(),
+        };
+        for p in props {
+            let (transparent, z_write) = v0_transparency(p);
+            if let (true, Some(rq)) = (transparent, p.get("renderQueue").and_then(Value::as_i64)) {
+                let list = if z_write {
+                    &mut q.blend_z_write
+                } else {
+                    &mut q.blend
+                };
+                if !list.contains(&rq) {
+                    list.push(rq);
+                }
+            }
+        }
+        q.blend.sort_unstable();
+        q.blend_z_write.sort_unstable();
+        q
+    }
+
+    /// Blend materials count up from 0, blend-with-depth-write ones up to 0 (VRM 1.0 ranges).
+    fn offset(&self, p: &Value) -> i32 {
+        let (transparent, z_write) = v0_transparency(p);
+        let Some(rq) = p.get("renderQueue").and_then(Value::as_i64) else {
+            return 0;
+        };
+        if !transparent {
+            return 0;
+        }
+        if z_write {
+            let n = self.blend_z_write.len() as i32;
+            let i = self
+                .blend_z_write
+                .iter()
+                .position(|&x| x == rq)
+                .unwrap_or(0) as i32;
+            (i - (n - 1)).clamp(-9, 0)
+        } else {
+            let i = self.blend.iter().position(|&x| x == rq).unwrap_or(0) as i32;
+            i.clamp(0, 9)
+        }
+    }
+}
+
+/// (transparent, writes depth) of a VRM 0.x material.
+fn v0_transparency(p: &Value) -> (bool, bool) {
+    let shader = s(p, "shader").unwrap_or_default();
+    let z_write_shader = shader == "VRM/UnlitTransparentZWrite";
+    let blend_kw = p
+        .pointer("/keywordMap/_ALPHABLEND_ON")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    let transparent = blend_kw || shader == "VRM/UnlitTransparent" || z_write_shader;
+    let fp = p.get("floatProperties").cloned().unwrap_or(Value::Null);
+    let z_write = z_write_shader || f(&fp, "_ZWrite", 0.0) == 1.0;
+    (transparent, transparent && z_write)
+}
+
+/// three-vrm's VRM 0.x → 1.0 conversion (VRMMaterialsV0CompatPlugin): the MToon block and the
+/// core material fields it overrides (base colour, normal map, emission, alpha, culling).
+fn apply_v0_material(p: &Value, shader: &str, queues: &TransparentQueues, m: &mut MaterialAsset) {
     let fp = p.get("floatProperties").cloned().unwrap_or(Value::Null);
     let vp = p.get("vectorProperties").cloned().unwrap_or(Value::Null);
     let tp = p.get("textureProperties").cloned().unwrap_or(Value::Null);
+    let tex = |k: &str| tp.get(k).and_then(Value::as_u64).map(|i| i as usize);
+    let (transparent, z_write) = v0_transparency(p);
+    let cutout = if shader == "VRM/MToon" {
+        p.pointer("/keywordMap/_ALPHATEST_ON")
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
+    } else {
+        shader == "VRM/UnlitCutout"
+    };
+    m.alpha_mode = if transparent {
+        AlphaMode::Blend
+    } else if cutout {
+        AlphaMode::Mask
+    } else {
+        AlphaMode::Opaque
+    };
+    if cutout {
+        m.alpha_cutoff = f(&fp, "_Cutoff", 0.5);
+    }
+    // The alpha channel of `_Color` is stored linear; only RGB are gamma-encoded.
+    let color = v4(&vp, "_Color", [1.0; 4]);
+    m.base_color = srgb_to_linear(Vec3::new(color[0], color[1], color[2])).extend(color[3]);
+    if let Some(t) = tex("_MainTex") {
+        m.base_color_texture = Some(t);
+    }
+    if shader != "VRM/MToon" {
+        // Unlit: MToon with the shade equal to the lit colour shades nothing.
+        let mut mt = mtoon_defaults(true);
+        mt.shade_color = m.base_color.truncate();
+        mt.shade_texture = m.base_color_texture;
+        mt.render_queue_offset = queues.offset(p);
+        mt.transparent_with_z_write = z_write;
+        m.mtoon = Some(mt);
+        return;
+    }
+    m.double_sided = f(&fp, "_CullMode", 2.0) == 0.0;
+    if let Some(t) = tex("_BumpMap") {
+        m.normal_texture = Some(t);
+        m.normal_scale = f(&fp, "_BumpScale", 1.0);
+    }
+    m.emissive = srgb_to_linear(v3(&vp, "_EmissionColor", Vec3::ZERO));
+    m.emissive_texture = tex("_EmissionMap");
     let toony = f(&fp, "_ShadeToony", 0.9);
     let shift = f(&fp, "_ShadeShift", 0.0);
     let shading_toony = toony + (1.0 - toony) * (0.5 + 0.5 * shift);
     let shading_shift = -shift - (1.0 - shading_toony);
     let mode = f(&fp, "_OutlineWidthMode", 0.0) as i32;
     let color_mode = f(&fp, "_OutlineColorMode", 0.0) as i32;
-    let tex = |k: &str| tp.get(k).and_then(Value::as_u64).map(|i| i as usize);
-    MToonAsset {
-        shade_color: srgb_to_linear(v3(&vp, "_ShadeColor", Vec3::splat(0.97))),
+    let matcap_texture = tex("_SphereAdd");
+    let indirect = f(&fp, "_IndirectLightIntensity", 0.1);
+    m.mtoon = Some(MToonAsset {
+        shade_color: srgb_to_linear(v3(&vp, "_ShadeColor", Vec3::new(0.97, 0.81, 0.86))),
         shade_texture: tex("_ShadeTexture"),
         shading_shift,
         shading_toony,
-        gi_equalization: 1.0 - f(&fp, "_IndirectLightIntensity", 0.1),
-        matcap_factor: Vec3::ONE,
-        matcap_texture: tex("_SphereAdd"),
+        // three-vrm leaves the 1.0 default (0.9) when the intensity is exactly 0.
+        gi_equalization: if indirect != 0.0 { 1.0 - indirect } else { 0.9 },
+        matcap_factor: if matcap_texture.is_some() {
+            Vec3::ONE
+        } else {
+            Vec3::ZERO
+        },
+        matcap_texture,
         rim_color: srgb_to_linear(v3(&vp, "_RimColor", Vec3::ZERO)),
         rim_lighting_mix: f(&fp, "_RimLightingMix", 0.0),
         rim_fresnel_power: f(&fp, "_RimFresnelPower", 1.0),
@@ -221,6 +341,7 @@ fn mtoon_v0(p: &Value) -> MToonAsset {
             2 => OutlineWidthMode::ScreenCoordinates,
             _ => OutlineWidthMode::None,
         },
+        // VRM 0.x widths are centimetres (world) or per-cent of the screen height.
         outline_width: f(&fp, "_OutlineWidth", 0.0) * 0.01,
         outline_color: srgb_to_linear(v3(&vp, "_OutlineColor", Vec3::ZERO)),
         outline_lighting_mix: if color_mode == 1 {
@@ -229,10 +350,65 @@ fn mtoon_v0(p: &Value) -> MToonAsset {
             0.0
         },
         uv_scroll_x: f(&fp, "_UvAnimScrollX", 0.0),
+        // V runs the other way in VRM 0.x.
         uv_scroll_y: -f(&fp, "_UvAnimScrollY", 0.0),
         uv_rotation: f(&fp, "_UvAnimRotation", 0.0),
+        shading_shift_texture: None,
+        shading_shift_texture_scale: 1.0,
+        rim_multiply_texture: tex("_RimTexture"),
+        outline_width_texture: tex("_OutlineWidthTexture"),
+        uv_animation_mask_texture: tex("_UvAnimMaskTexture"),
+        render_queue_offset: queues.offset(p),
+        transparent_with_z_write: z_write,
         from_vrm0: true,
+    });
+}
+
+/// MToon with the VRM 1.0 schema defaults.
+pub fn mtoon_defaults(from_vrm0: bool) -> MToonAsset {
+    MToonAsset {
+        shade_color: Vec3::ONE,
+        shade_texture: None,
+        shading_shift: 0.0,
+        shading_toony: 0.9,
+        gi_equalization: 0.9,
+        matcap_factor: Vec3::ZERO,
+        matcap_texture: None,
+        rim_color: Vec3::ZERO,
+        rim_lighting_mix: 0.0,
+        rim_fresnel_power: 1.0,
+        rim_lift: 0.0,
+        outline_width_mode: OutlineWidthMode::None,
+        outline_width: 0.0,
+        outline_color: Vec3::ZERO,
+        outline_lighting_mix: 1.0,
+        uv_scroll_x: 0.0,
+        uv_scroll_y: 0.0,
+        uv_rotation: 0.0,
+        shading_shift_texture: None,
+        shading_shift_texture_scale: 1.0,
+        rim_multiply_texture: None,
+        outline_width_texture: None,
+        uv_animation_mask_texture: None,
+        render_queue_offset: 0,
+        transparent_with_z_write: false,
+        from_vrm0,
     }
+}
+
+fn v4(v: &Value, key: &str, default: [f32; 4]) -> [f32; 4] {
+    let Some(a) = v.get(key).and_then(Value::as_array) else {
+        return default;
+    };
+    let mut out = default;
+    for (i, o) in out.iter_mut().enumerate() {
+        if let Some(x) = a.get(i).and_then(Value::as_f64).map(|x| x as f32) {
+            if x.is_finite() {
+                *o = x;
+            }
+        }
+    }
+    out
 }
 
 fn read_v1(

@@ -41,6 +41,12 @@ pub enum Action {
     GlideToNextPoi,
     /// Glide the camera to a point on the ground (a double click).
     GlideTo(glam::Vec3),
+    /// Switch between the hero's follow camera and the free cameras.
+    ToggleFollow,
+    /// The hero waves.
+    HeroWave,
+    ToggleHeroAnimationPanel,
+    ToggleHeroExpressionPanel,
 }
 
 /// What the game animates through the tween scheduler.
@@ -130,6 +136,15 @@ pub struct Game {
     pub appear_until: Vec<f32>,
     /// A shrink in progress: (agents kept, wall time it started).
     leaving: Option<(usize, f32)>,
+    /// The player's character, once its model is loaded (`attach_hero`).
+    pub hero: Option<crate::hero::Hero>,
+    /// Movement asked for this frame (follow camera only), applied at every fixed step.
+    hero_intent: crate::hero::controller::MoveIntent,
+    pub show_hero_animation_panel: bool,
+    pub show_hero_expression_panel: bool,
+    /// Walks the hero round a circle (centre, radius, run) when nobody steers it: demos,
+    /// screenshots and the benchmark.
+    pub hero_autopilot: Option<(glam::Vec2, f32, bool)>,
 }
 
 impl Game {
@@ -162,6 +177,11 @@ impl Game {
             wall_time: 0.0,
             appear_until,
             leaving: None,
+            hero: None,
+            hero_intent: Default::default(),
+            show_hero_animation_panel: false,
+            show_hero_expression_panel: false,
+            hero_autopilot: None,
         };
         let o = game.camera.orbit;
         // Registering fresh keys cannot fail; a failure would only mean no glides.
@@ -175,6 +195,20 @@ impl Game {
 
     pub fn level(&self) -> &Level {
         &self.level
+    }
+
+    /// Puts the hero in the level; a level that starts with the follow camera gets it now.
+    pub fn attach_hero(&mut self, hero: crate::hero::Hero) {
+        let focus = hero.focus_point();
+        self.hero = Some(hero);
+        if self.level.camera.mode == crate::level::CameraMode::Follow
+            && self.camera.mode != crate::level::CameraMode::Follow
+        {
+            self.camera.toggle_follow(focus);
+            // The level's camera settings describe the follow view it starts with.
+            self.camera.follow.distance = self.camera.orbit.distance.min(60.0);
+            self.camera.follow.pitch = self.camera.orbit.pitch;
+        }
     }
 
     pub fn scenery_version(&self) -> u64 {
@@ -303,6 +337,9 @@ impl Game {
     pub fn apply_reload(&mut self, result: Result<Level, LevelError>) {
         match result {
             Ok(level) => {
+                if let Some(h) = &mut self.hero {
+                    h.set_level(&level);
+                }
                 self.level = level;
                 self.reload_error = None;
                 self.reload_count += 1;
@@ -354,7 +391,45 @@ impl Game {
                     let focus = self.camera.shadow_focus().0;
                     self.pending_disturbance = Some(glam::Vec2::new(focus.x, focus.z));
                 }
+                Action::ToggleFollow => {
+                    if let Some(h) = &self.hero {
+                        self.gliding = false;
+                        self.motion.cancel(&Motion::CameraGlide);
+                        self.camera.toggle_follow(h.focus_point());
+                    }
+                }
+                Action::HeroWave => {
+                    if let Some(h) = &mut self.hero {
+                        h.wave();
+                    }
+                }
+                Action::ToggleHeroAnimationPanel => {
+                    self.show_hero_animation_panel = !self.show_hero_animation_panel
+                }
+                Action::ToggleHeroExpressionPanel => {
+                    self.show_hero_expression_panel = !self.show_hero_expression_panel
+                }
             }
+        }
+        self.hero_intent = if self.camera.mode == crate::level::CameraMode::Follow {
+            let m = input.camera.movement;
+            crate::hero::controller::MoveIntent {
+                direction: crate::hero::controller::camera_relative(
+                    glam::Vec2::new(m.x, m.z),
+                    self.camera.follow.yaw,
+                ),
+                run: input.camera.fast,
+            }
+        } else {
+            Default::default()
+        };
+        if let (Some((centre, radius, run)), Some(h), true) = (
+            self.hero_autopilot,
+            &self.hero,
+            self.hero_intent.direction == glam::Vec2::ZERO,
+        ) {
+            self.hero_intent =
+                crate::hero::controller::autopilot(h.position(), centre, radius, run);
         }
         // The camera answers in wall time: it must stay usable while the world is paused.
         let wall_dt = if frame_seconds.is_finite() {
@@ -389,13 +464,25 @@ impl Game {
         for _ in 0..steps.steps {
             self.step(self.clock.step_seconds());
         }
+        // The hero animates in simulated time: a paused game freezes its pose (and uploads).
+        let sim_dt = steps.steps as f32 * self.clock.step_seconds();
+        if let Some(h) = &mut self.hero {
+            h.update(sim_dt);
+            self.camera.follow_target(h.focus_point(), wall_dt);
+        }
         steps
     }
 
     fn step(&mut self, dt: f32) {
+        if let Some(h) = &mut self.hero {
+            h.step(dt, &self.hero_intent);
+        }
         let inputs = StepInputs {
-            hero_position: None,
-            hero_velocity: glam::Vec2::ZERO,
+            hero_position: self.hero.as_ref().map(|h| h.position()),
+            hero_velocity: self
+                .hero
+                .as_ref()
+                .map_or(glam::Vec2::ZERO, |h| h.controller.velocity),
             disturbance: self.pending_disturbance.take(),
         };
         self.agents.step(dt, &inputs);

@@ -2,6 +2,7 @@
 pub mod crowd;
 pub mod gl_raw;
 pub mod gpu_timer;
+pub mod hero;
 pub mod layer;
 mod pipelines;
 

@@ -22,6 +22,7 @@ pub const HELP: &[&str] = &[
     "[ slower   ] faster   Backspace normal speed   X startle people at the camera's focus",
     "G glide to the next point of interest   double-click the ground to glide there",
     "Tab performance lab   F3 behaviour labels   F4 glide easing editor   F1/H help   Esc quit",
+    "F follow the hero (WASD walk, Shift run, drag orbit, wheel zoom)   V wave   F5 animation   F6 expressions",
     "Edit the level file while playing: changes apply within a second.",
 ];
 
@@ -77,6 +78,7 @@ pub fn draw(game: &Game, info: &HudInfo) {
     let clock = &game.clock;
     let mode = match game.camera.mode {
         CameraMode::Fly => "fly",
+        CameraMode::Follow => "follow hero",
         _ => "orbit",
     };
     let mut status = vec![

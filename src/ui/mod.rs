@@ -3,6 +3,7 @@
 pub mod agent_overlay;
 pub mod curve_preview;
 pub mod glide_editor;
+pub mod hero_panels;
 pub mod hud;
 pub mod perf_panel;
 pub mod widgets;

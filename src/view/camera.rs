@@ -135,12 +135,20 @@ impl FlyCamera {
     }
 }
 
+/// The follow camera's start: behind the hero, a little above, a few metres back.
+const FOLLOW_DISTANCE: f32 = 4.5;
+const FOLLOW_PITCH: f32 = 0.25;
+/// How quickly the follow camera catches up with the hero (1/s): smooth, but never far behind.
+const FOLLOW_STIFFNESS: f32 = 12.0;
+
 /// The player's camera: one of the modes, switchable without a jump in the picture.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CameraRig {
     pub mode: CameraMode,
     pub orbit: OrbitCamera,
     pub fly: FlyCamera,
+    /// Orbits the hero (mode `Follow`): drag to orbit, wheel to zoom; WASD moves the hero.
+    pub follow: OrbitCamera,
     pub fov_y: f32,
     pub near: f32,
     pub far: f32,
@@ -157,6 +165,11 @@ impl CameraRig {
             },
             orbit,
             fly: FlyCamera::looking_like(&orbit),
+            follow: OrbitCamera {
+                distance: FOLLOW_DISTANCE,
+                pitch: FOLLOW_PITCH,
+                ..orbit
+            },
             fov_y: start.fov_deg.clamp(1.0, 170.0).to_radians(),
             near: 0.1,
             far: 2000.0,
@@ -181,31 +194,77 @@ impl CameraRig {
                     (-self.fly.pitch).clamp(ORBIT_PITCH_LIMITS.0, ORBIT_PITCH_LIMITS.1);
                 self.mode = CameraMode::Orbit;
             }
-            _ => {
+            CameraMode::Follow => {
+                self.fly = FlyCamera::looking_like(&self.follow);
+                self.mode = CameraMode::Fly;
+            }
+            CameraMode::Orbit => {
                 self.fly = FlyCamera::looking_like(&self.orbit);
                 self.mode = CameraMode::Fly;
             }
         }
     }
 
+    /// Switches between following the hero (looking at `hero_focus`) and the free cameras.
+    /// Leaving keeps the picture: the orbit camera takes the follow camera's place.
+    pub fn toggle_follow(&mut self, hero_focus: Vec3) {
+        if self.mode == CameraMode::Follow {
+            self.orbit = self.follow;
+            self.mode = CameraMode::Orbit;
+            return;
+        }
+        let yaw = match self.mode {
+            CameraMode::Fly => self.fly.yaw,
+            _ => self.orbit.yaw,
+        };
+        self.follow = OrbitCamera {
+            target: hero_focus,
+            distance: FOLLOW_DISTANCE,
+            yaw,
+            pitch: FOLLOW_PITCH,
+        };
+        self.mode = CameraMode::Follow;
+    }
+
+    /// Eases the follow camera's target towards the hero (frame-rate independent).
+    pub fn follow_target(&mut self, hero_focus: Vec3, dt: f32) {
+        if !hero_focus.is_finite() {
+            return;
+        }
+        let k = 1.0 - (-FOLLOW_STIFFNESS * dt.max(0.0)).exp();
+        self.follow.target = self.follow.target.lerp(hero_focus, k);
+    }
+
     pub fn update(&mut self, input: &CameraInput, dt: f32) {
         match self.mode {
             CameraMode::Fly => self.fly.update(input, dt),
-            _ => self.orbit.update(input, dt),
+            CameraMode::Follow => {
+                // The keys move the hero, not the camera; the mouse orbits and zooms.
+                let orbit_only = CameraInput {
+                    look_delta: input.look_delta,
+                    wheel: input.wheel,
+                    ..Default::default()
+                };
+                self.follow.update(&orbit_only, dt);
+                self.follow.distance = self.follow.distance.min(60.0);
+            }
+            CameraMode::Orbit => self.orbit.update(input, dt),
         }
     }
 
     pub fn eye(&self) -> Vec3 {
         match self.mode {
             CameraMode::Fly => self.fly.position,
-            _ => self.orbit.eye(),
+            CameraMode::Follow => self.follow.eye(),
+            CameraMode::Orbit => self.orbit.eye(),
         }
     }
 
     pub fn view(&self) -> Mat4 {
         match self.mode {
             CameraMode::Fly => self.fly.view(),
-            _ => self.orbit.view(),
+            CameraMode::Follow => self.follow.view(),
+            CameraMode::Orbit => self.orbit.view(),
         }
     }
 
@@ -223,7 +282,16 @@ impl CameraRig {
                 let ground = self.fly.position + f * distance * 0.6;
                 (ground, (distance * 0.9).clamp(25.0, 90.0))
             }
-            _ => (
+            // Close to the hero: a tighter map than the orbit's gives its shadow crisp legs,
+            // centred ahead of it where most of the visible ground is (the hero's own bounds
+            // are fitted in by the caller).
+            CameraMode::Follow => {
+                let f = &self.follow;
+                let reach = (f.distance * 2.0).clamp(22.0, 90.0);
+                let ahead = Vec3::new(-f.yaw.sin(), 0.0, -f.yaw.cos()) * reach * 0.45;
+                (f.target + ahead, reach)
+            }
+            CameraMode::Orbit => (
                 self.orbit.target,
                 (self.orbit.distance * 1.1).clamp(25.0, 90.0),
             ),
@@ -332,6 +400,37 @@ mod tests {
             ground_point(&rig.view_projection(1.5), Vec2::new(0.0, 1.0)).is_none()
                 || start.pitch_deg > 25.0
         );
+    }
+
+    #[test]
+    fn follow_camera_leaves_without_a_jump_and_ignores_the_keys() {
+        let mut rig = CameraRig::from_start(&start());
+        rig.toggle_follow(Vec3::new(3.0, 1.0, 4.0));
+        assert_eq!(rig.mode, CameraMode::Follow);
+        assert_eq!(rig.follow.target, Vec3::new(3.0, 1.0, 4.0));
+        let before = rig.follow;
+        rig.update(
+            &CameraInput {
+                movement: Vec3::Z,
+                pan_delta: Vec2::new(50.0, 0.0),
+                ..Default::default()
+            },
+            1.0,
+        );
+        assert_eq!(
+            rig.follow, before,
+            "WASD and pan belong to the hero in follow mode"
+        );
+        let view = rig.view();
+        rig.toggle_follow(Vec3::ZERO);
+        assert_eq!(rig.mode, CameraMode::Orbit);
+        assert!(rig.view().abs_diff_eq(view, 1e-5));
+        // Catching up: after a second at 60 fps the target is within a millimetre.
+        rig.toggle_follow(Vec3::ZERO);
+        for _ in 0..60 {
+            rig.follow_target(Vec3::new(10.0, 1.0, 0.0), 1.0 / 60.0);
+        }
+        assert!(rig.follow.target.distance(Vec3::new(10.0, 1.0, 0.0)) < 1e-3);
     }
 
     #[test]

@@ -1,0 +1,133 @@
+//! The window side of the hero: loads its model for the game, owns its renderer and panels,
+//! and shows its warnings. A hero that cannot load leaves the plaza playable without it.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use glam::Mat4;
+use macroquad::prelude::{get_internal_gl, screen_height, screen_width};
+
+use crate::asset::Aabb;
+use crate::game::Game;
+use crate::hero::Hero;
+use crate::render::hero::{HeroRenderOptions, HeroRenderer};
+use crate::render::WorldLayer;
+use crate::ui::hero_panels::{draw_warnings, HeroPanels};
+
+/// How long the warnings box stays up after start.
+const WARNINGS_SHOWN: Duration = Duration::from_secs(15);
+
+pub struct HeroView {
+    renderer: Option<HeroRenderer>,
+    panels: HeroPanels,
+    warnings: Vec<String>,
+    started: Instant,
+}
+
+/// `THRONG_HERO_PALETTE=texture` forces the float-texture palette; `THRONG_MAX_VERTEX_UNIFORMS=N`
+/// pretends a smaller GPU: both exercise the fallback on a machine that would not need it.
+fn options_from_env() -> HeroRenderOptions {
+    HeroRenderOptions {
+        force_texture_palette: std::env::var("THRONG_HERO_PALETTE").is_ok_and(|v| v == "texture"),
+        max_vertex_uniform_vectors: std::env::var("THRONG_MAX_VERTEX_UNIFORMS")
+            .ok()
+            .and_then(|v| v.parse().ok()),
+    }
+}
+
+impl HeroView {
+    /// Loads the level's hero model into `game` and builds its renderer.
+    pub fn load(game: &mut Game, asset_root: &Path) -> HeroView {
+        let mut warnings = Vec::new();
+        let level = game.level().clone();
+        let path = asset_root.join(&level.hero.model);
+        match crate::asset::load_file(&path) {
+            Ok(scene) => {
+                let hero = Hero::new(scene, &level.hero, &level);
+                for w in &hero.warnings {
+                    eprintln!("throng: hero: {w}");
+                }
+                warnings.extend(hero.warnings.iter().cloned());
+                game.attach_hero(hero);
+            }
+            Err(e) => {
+                let w = format!("hero not loaded: {e}");
+                eprintln!("throng: {w}");
+                warnings.push(w);
+            }
+        }
+        let renderer = game.hero.as_ref().and_then(|h| {
+            let gl = unsafe { get_internal_gl() };
+            match HeroRenderer::new(gl.quad_context, h, options_from_env()) {
+                Ok(r) => {
+                    warnings.extend(r.warnings.iter().cloned());
+                    Some(r)
+                }
+                Err(e) => {
+                    let w = format!("hero not drawn: {e}");
+                    eprintln!("throng: {w}");
+                    warnings.push(w);
+                    None
+                }
+            }
+        });
+        HeroView {
+            renderer,
+            panels: HeroPanels::default(),
+            warnings,
+            started: Instant::now(),
+        }
+    }
+
+    /// Uploads this frame's changes (palettes, morphed vertices) before the passes draw.
+    pub fn prepare(&mut self, game: &mut Game, view_proj: &Mat4) {
+        let fov = game.camera.fov_y;
+        if let (Some(r), Some(h)) = (&mut self.renderer, &mut game.hero) {
+            let mut gl = unsafe { get_internal_gl() };
+            gl.flush();
+            r.prepare(gl.quad_context, h, view_proj, fov);
+            for w in &r.warnings {
+                if !self.warnings.contains(w) {
+                    self.warnings.push(w.clone());
+                }
+            }
+        }
+    }
+
+    pub fn shadow_casters(&self, game: &Game) -> Vec<Aabb> {
+        game.hero.iter().map(|h| h.world_bounds).collect()
+    }
+
+    pub fn layers(&mut self) -> Vec<&mut dyn WorldLayer> {
+        match &mut self.renderer {
+            Some(r) => vec![r as &mut dyn WorldLayer],
+            None => Vec::new(),
+        }
+    }
+
+    pub fn draw_ui(&mut self, game: &mut Game) {
+        let stats = self.renderer.as_ref().map(|r| r.stats).unwrap_or_default();
+        let mode = self.renderer.as_ref().map(|r| r.palette_mode());
+        let x = screen_width() - 350.0;
+        let mut y = 10.0;
+        let (show_anim, show_expr) = (
+            game.show_hero_animation_panel,
+            game.show_hero_expression_panel,
+        );
+        if let Some(h) = &mut game.hero {
+            if show_anim {
+                y += self.panels.draw_animation(h, &stats, mode, x, y) + 8.0;
+            }
+            if show_expr {
+                // Bottom-aligned when there is room, so both panels fit a 720-line window.
+                let needed = crate::ui::hero_panels::expressions_height(h);
+                let y = y.max(screen_height() - needed - 8.0);
+                self.panels
+                    .draw_expressions(h, &stats, screen_width() - 580.0, y);
+            }
+        }
+        if self.started.elapsed() < WARNINGS_SHOWN || show_anim {
+            draw_warnings(&self.warnings, screen_height());
+        }
+    }
+}

@@ -1,0 +1,332 @@
+//! Facial expressions: VRM expressions (blink, happy, aa, lookUp …) and raw morph targets as
+//! sliders, automatic blinking, and presets that ease in. Everything composes into morph
+//! weights once per frame from the file's defaults, so nothing accumulates; `MorphState`
+//! compares exactly, so unchanged weights cost no version bump and no vertex rebuild.
+
+use std::collections::BTreeMap;
+
+use crate::anim::MorphStateSet;
+use crate::asset::SceneAsset;
+
+/// Seconds the lid takes to close and to open again (a blink is ~0.15 s).
+pub const BLINK_CLOSE: f32 = 0.06;
+pub const BLINK_OPEN: f32 = 0.09;
+/// Seconds between blinks, drawn uniformly.
+pub const BLINK_INTERVAL: (f32, f32) = (2.0, 6.0);
+/// Seconds a preset takes to ease in.
+const PRESET_SECONDS: f32 = 0.2;
+
+/// Automatic blinking with random gaps.
+#[derive(Debug, Clone)]
+pub struct Blinker {
+    rng: fastrand::Rng,
+    /// Seconds until the next blink starts.
+    wait: f32,
+    /// Seconds into the current blink.
+    blinking: Option<f32>,
+    value: f32,
+    pub blinks: u64,
+}
+
+impl Blinker {
+    pub fn new(seed: u64) -> Self {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let wait = BLINK_INTERVAL.0 + rng.f32() * (BLINK_INTERVAL.1 - BLINK_INTERVAL.0);
+        Blinker {
+            rng,
+            wait,
+            blinking: None,
+            value: 0.0,
+            blinks: 0,
+        }
+    }
+
+    /// Advances and returns the lid closure 0..1.
+    pub fn update(&mut self, dt: f32) -> f32 {
+        let dt = if dt.is_finite() { dt.max(0.0) } else { 0.0 };
+        match self.blinking {
+            None => {
+                self.wait -= dt;
+                if self.wait <= 0.0 {
+                    // The overshoot past the start counts as time already blinking.
+                    self.blinking = Some(-self.wait);
+                    self.blinks += 1;
+                }
+            }
+            Some(t) => self.blinking = Some(t + dt),
+        }
+        self.value = match self.blinking {
+            None => 0.0,
+            Some(t) if t < BLINK_CLOSE => t / BLINK_CLOSE,
+            Some(t) if t < BLINK_CLOSE + BLINK_OPEN => 1.0 - (t - BLINK_CLOSE) / BLINK_OPEN,
+            Some(_) => {
+                self.blinking = None;
+                self.wait =
+                    BLINK_INTERVAL.0 + self.rng.f32() * (BLINK_INTERVAL.1 - BLINK_INTERVAL.0);
+                0.0
+            }
+        };
+        self.value
+    }
+
+    pub fn value(&self) -> f32 {
+        self.value
+    }
+    /// Seconds until the next blink starts (0 while blinking).
+    pub fn next_in(&self) -> f32 {
+        if self.blinking.is_some() {
+            0.0
+        } else {
+            self.wait
+        }
+    }
+}
+
+/// One slider of the Expressions panel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Slider {
+    pub name: String,
+    pub value: f32,
+    /// A preset eases the value here; a drag clears it.
+    goal: Option<f32>,
+    pub is_binary: bool,
+}
+
+impl Slider {
+    fn new(name: String, is_binary: bool) -> Self {
+        Slider {
+            name,
+            value: 0.0,
+            goal: None,
+            is_binary,
+        }
+    }
+}
+
+/// A morph target name and every (node, target) that carries it, across meshes and primitives.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TargetGroup {
+    pub slider: Slider,
+    pub binds: Vec<(usize, usize)>,
+}
+
+/// Emotions the presets choose between (one at a time).
+pub const EMOTIONS: [&str; 5] = ["happy", "angry", "sad", "relaxed", "surprised"];
+
+#[derive(Debug, Clone)]
+pub struct Expressions {
+    pub expressions: Vec<Slider>,
+    pub targets: Vec<TargetGroup>,
+    pub auto_blink: bool,
+    pub blinker: Blinker,
+    /// Per node: the weights being composed (empty for nodes without morph targets).
+    scratch: Vec<Vec<f32>>,
+}
+
+impl Expressions {
+    pub fn new(scene: &SceneAsset, seed: u64) -> Self {
+        let expressions = scene
+            .vrm
+            .as_ref()
+            .map(|v| {
+                v.expressions
+                    .iter()
+                    .map(|e| Slider::new(e.name.clone(), e.is_binary))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut groups: BTreeMap<String, Vec<(usize, usize)>> = BTreeMap::new();
+        let mut order = Vec::new();
+        for (ni, n) in scene.nodes.iter().enumerate() {
+            let Some(mesh) = n.mesh.and_then(|m| scene.meshes.get(m)) else {
+                continue;
+            };
+            for (ti, name) in mesh.morph_target_names.iter().enumerate() {
+                let e = groups.entry(name.clone()).or_insert_with(|| {
+                    order.push(name.clone());
+                    Vec::new()
+                });
+                e.push((ni, ti));
+            }
+        }
+        let targets = order
+            .into_iter()
+            .map(|name| TargetGroup {
+                binds: groups.remove(&name).unwrap_or_default(),
+                slider: Slider::new(name, false),
+            })
+            .collect();
+        Expressions {
+            expressions,
+            targets,
+            auto_blink: true,
+            blinker: Blinker::new(seed),
+            scratch: scene.nodes.iter().map(|_| Vec::new()).collect(),
+        }
+    }
+
+    pub fn expression_mut(&mut self, name: &str) -> Option<&mut Slider> {
+        self.expressions.iter_mut().find(|s| s.name == name)
+    }
+
+    pub fn value(&self, name: &str) -> Option<f32> {
+        self.expressions
+            .iter()
+            .find(|s| s.name == name)
+            .map(|s| s.value)
+    }
+
+    /// A slider drag: sets the value at once and cancels a preset's easing of it.
+    pub fn set_expression(&mut self, name: &str, v: f32) -> bool {
+        match self.expression_mut(name) {
+            Some(s) => {
+                s.value = v.clamp(0.0, 1.0);
+                s.goal = None;
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub fn set_target(&mut self, index: usize, v: f32) {
+        if let Some(g) = self.targets.get_mut(index) {
+            g.slider.value = v.clamp(0.0, 1.0);
+        }
+    }
+
+    /// Eases one emotion to full and the others to zero (`neutral`: all to zero).
+    pub fn preset(&mut self, name: &str) {
+        for s in &mut self.expressions {
+            if EMOTIONS.contains(&s.name.as_str()) || s.name == "neutral" {
+                s.goal = Some(if s.name == name && name != "neutral" {
+                    1.0
+                } else {
+                    0.0
+                });
+            }
+        }
+    }
+
+    /// Every slider back to zero at once.
+    pub fn reset_all(&mut self) {
+        for s in &mut self.expressions {
+            s.value = 0.0;
+            s.goal = None;
+        }
+        for g in &mut self.targets {
+            g.slider.value = 0.0;
+        }
+    }
+
+    /// Advances presets and the blink, then writes the composed weights into `morphs`.
+    /// Returns how many nodes' weights changed.
+    pub fn apply(&mut self, dt: f32, scene: &SceneAsset, morphs: &mut MorphStateSet) -> usize {
+        let dt = if dt.is_finite() { dt.max(0.0) } else { 0.0 };
+        for s in &mut self.expressions {
+            if let Some(goal) = s.goal {
+                let step = dt / PRESET_SECONDS;
+                s.value = if (goal - s.value).abs() <= step {
+                    s.goal = None;
+                    goal
+                } else {
+                    s.value + step * (goal - s.value).signum()
+                };
+            }
+        }
+        let blink = if self.auto_blink {
+            self.blinker.update(dt)
+        } else {
+            0.0
+        };
+        for (ni, w) in self.scratch.iter_mut().enumerate() {
+            w.clear();
+            if let Some(n) = scene.nodes.get(ni) {
+                if morphs.get(ni).is_some() {
+                    w.extend_from_slice(&n.morph_weights);
+                    let tc = n
+                        .mesh
+                        .and_then(|m| scene.meshes.get(m))
+                        .map_or(0, |m| m.morph_target_names.len());
+                    w.resize(tc, 0.0);
+                }
+            }
+        }
+        for g in &self.targets {
+            if g.slider.value != 0.0 {
+                for &(n, t) in &g.binds {
+                    if let Some(x) = self.scratch.get_mut(n).and_then(|w| w.get_mut(t)) {
+                        *x += g.slider.value;
+                    }
+                }
+            }
+        }
+        if let Some(vrm) = &scene.vrm {
+            for (e, s) in vrm.expressions.iter().zip(&self.expressions) {
+                let mut v = s.value;
+                if e.name == "blink" {
+                    v = v.max(blink);
+                }
+                if e.is_binary {
+                    v = if v > 0.5 { 1.0 } else { 0.0 };
+                }
+                if v == 0.0 {
+                    continue;
+                }
+                for b in &e.binds {
+                    if let Some(x) = self
+                        .scratch
+                        .get_mut(b.node)
+                        .and_then(|w| w.get_mut(b.target))
+                    {
+                        *x += b.weight * v;
+                    }
+                }
+            }
+        }
+        let mut changed = 0;
+        for (ni, w) in self.scratch.iter().enumerate() {
+            if let Some(state) = morphs.get_mut(ni) {
+                changed += state.set_weights(w) as usize;
+            }
+        }
+        changed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blinks_last_a_sixth_of_a_second_and_come_every_two_to_six() {
+        let mut b = Blinker::new(7);
+        let dt = 1.0 / 240.0;
+        let mut starts = Vec::new();
+        let mut closed_time = 0.0;
+        let mut was_open = true;
+        let mut peak: f32 = 0.0;
+        for k in 0..(240 * 60) {
+            let v = b.update(dt);
+            peak = peak.max(v);
+            if v > 0.0 {
+                closed_time += dt;
+                if was_open {
+                    starts.push(k as f32 * dt);
+                }
+            }
+            was_open = v == 0.0;
+        }
+        assert!(peak > 0.95, "the lid closes fully: {peak}");
+        let n = starts.len() as f32;
+        assert!((10.0..=30.0).contains(&n), "{n} blinks in a minute");
+        for w in starts.windows(2) {
+            let gap = w[1] - w[0];
+            assert!(
+                gap >= BLINK_INTERVAL.0 + BLINK_CLOSE && gap <= BLINK_INTERVAL.1 + 0.2,
+                "gap {gap}"
+            );
+        }
+        let each = closed_time / n;
+        assert!((each - (BLINK_CLOSE + BLINK_OPEN)).abs() < 0.01, "{each}");
+    }
+}

@@ -1,0 +1,429 @@
+//! The hero's Animation (F5) and Expressions (F6) panels, drawn with shapes so screenshots show
+//! them. They edit the plain-data `Hero`; the counters come from it and from the renderer.
+
+use macroquad::prelude::{
+    draw_rectangle, draw_rectangle_lines, draw_text, is_mouse_button_down, is_mouse_button_pressed,
+    mouse_position, screen_width, Color, MouseButton,
+};
+
+use super::widgets::{slider_value_at, Rect};
+use crate::hero::expressions::EMOTIONS;
+use crate::hero::{ClipControl, Hero};
+use crate::render::hero::{HeroRenderStats, PaletteMode};
+
+const BG: Color = Color::new(0.0, 0.0, 0.0, 0.62);
+const TEXT: Color = Color::new(1.0, 1.0, 1.0, 1.0);
+const DIM: Color = Color::new(0.75, 0.78, 0.82, 1.0);
+const TRACK: Color = Color::new(0.35, 0.35, 0.38, 1.0);
+const FILL: Color = Color::new(0.3, 0.65, 1.0, 1.0);
+const ACTIVE: Color = Color::new(0.22, 0.45, 0.8, 1.0);
+const BUTTON: Color = Color::new(0.22, 0.22, 0.26, 1.0);
+const FONT: f32 = 17.0;
+const ROW: f32 = 18.0;
+
+/// Which slider the mouse is dragging, so a drag that leaves its track keeps working.
+#[derive(Debug, Default)]
+pub struct HeroPanels {
+    dragging: Option<u32>,
+}
+
+fn pressed_in(r: &Rect) -> bool {
+    let (mx, my) = mouse_position();
+    is_mouse_button_pressed(MouseButton::Left) && r.contains(mx, my)
+}
+
+fn button(r: Rect, label: &str, active: bool) -> bool {
+    draw_rectangle(r.x, r.y, r.w, r.h, if active { ACTIVE } else { BUTTON });
+    draw_rectangle_lines(r.x, r.y, r.w, r.h, 1.0, DIM);
+    draw_text(label, r.x + 5.0, r.y + r.h - 5.0, FONT, TEXT);
+    pressed_in(&r)
+}
+
+fn text(s: &str, x: f32, y: f32) {
+    draw_text(s, x, y, FONT, TEXT);
+}
+
+impl HeroPanels {
+    /// A one-row slider: label, track, value. Returns the new value while dragged.
+    /// `at` is (x, baseline y, width) of the row.
+    fn slider(&mut self, id: u32, at: [f32; 3], label: &str, value: f32, max: f32) -> Option<f32> {
+        let [x, y, w] = at;
+        let label_w = 96.0;
+        let track = Rect {
+            x: x + label_w,
+            y: y - 12.0,
+            w: w - label_w - 44.0,
+            h: 14.0,
+        };
+        if pressed_in(&track) {
+            self.dragging = Some(id);
+        }
+        if !is_mouse_button_down(MouseButton::Left) && self.dragging == Some(id) {
+            self.dragging = None;
+        }
+        let out =
+            (self.dragging == Some(id)).then(|| slider_value_at(&track, mouse_position().0) * max);
+        let v = out.unwrap_or(value);
+        let frac = if max > 0.0 {
+            (v / max).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let short: String = label.chars().take(11).collect();
+        draw_text(&short, x, y, FONT, DIM);
+        let mid = track.y + track.h * 0.5;
+        draw_rectangle(track.x, mid - 2.0, track.w, 4.0, TRACK);
+        draw_rectangle(track.x, mid - 2.0, track.w * frac, 4.0, FILL);
+        draw_rectangle(track.x + track.w * frac - 3.0, mid - 6.0, 6.0, 12.0, TEXT);
+        draw_text(
+            format!("{v:.2}").as_str(),
+            track.x + track.w + 6.0,
+            y,
+            FONT,
+            TEXT,
+        );
+        out
+    }
+
+    /// The Animation panel; returns its height.
+    pub fn draw_animation(
+        &mut self,
+        hero: &mut Hero,
+        gpu: &HeroRenderStats,
+        palette_mode: Option<PaletteMode>,
+        x: f32,
+        y: f32,
+    ) -> f32 {
+        let w = 340.0;
+        let rows = 8.0 + (hero.clips.len() as f32 / 3.0).ceil();
+        let h = rows * 24.0 + 18.0;
+        draw_rectangle(x, y, w, h, BG);
+        text("Hero animation (F5)", x + 10.0, y + 20.0);
+        let mut cy = y + 30.0;
+        let auto = hero.control == ClipControl::Auto;
+        if button(
+            Rect {
+                x: x + 180.0,
+                y: y + 6.0,
+                w: 70.0,
+                h: 20.0,
+            },
+            "by speed",
+            auto,
+        ) {
+            hero.control = ClipControl::Auto;
+            hero.mixer.resume();
+        }
+        if button(
+            Rect {
+                x: x + 256.0,
+                y: y + 6.0,
+                w: 74.0,
+                h: 20.0,
+            },
+            "manual",
+            !auto,
+        ) {
+            hero.control = ClipControl::Manual;
+        }
+        // Clip list, three per row.
+        let current = hero.mixer.clip();
+        for (i, c) in hero.clips.iter().enumerate() {
+            let col = (i % 3) as f32;
+            let row = (i / 3) as f32;
+            let r = Rect {
+                x: x + 10.0 + col * 107.0,
+                y: cy + row * 24.0,
+                w: 102.0,
+                h: 20.0,
+            };
+            let name: String = c.name.chars().take(12).collect();
+            if button(r, &name, current == Some(i)) {
+                hero.control = ClipControl::Manual;
+                hero.mixer.set_rate(1.0);
+                hero.mixer.play(i, crate::hero::CROSS_FADE);
+                hero.mixer.resume();
+            }
+        }
+        cy += (hero.clips.len() as f32 / 3.0).ceil() * 24.0 + 4.0;
+        let bw = 76.0;
+        let playing = hero.mixer.is_playing();
+        if button(
+            Rect {
+                x: x + 10.0,
+                y: cy,
+                w: bw,
+                h: 20.0,
+            },
+            "play",
+            playing,
+        ) {
+            hero.mixer.resume();
+        }
+        if button(
+            Rect {
+                x: x + 10.0 + (bw + 5.0),
+                y: cy,
+                w: bw,
+                h: 20.0,
+            },
+            "pause",
+            !playing,
+        ) {
+            hero.mixer.pause();
+        }
+        if button(
+            Rect {
+                x: x + 10.0 + 2.0 * (bw + 5.0),
+                y: cy,
+                w: bw,
+                h: 20.0,
+            },
+            "stop",
+            false,
+        ) {
+            hero.control = ClipControl::Manual;
+            hero.mixer.stop();
+        }
+        let looping = hero.mixer.is_looping();
+        if button(
+            Rect {
+                x: x + 10.0 + 3.0 * (bw + 5.0),
+                y: cy,
+                w: bw,
+                h: 20.0,
+            },
+            "loop",
+            looping,
+        ) {
+            hero.mixer.set_looping(!looping);
+        }
+        cy += 40.0;
+        if let Some(v) = self.slider(
+            101,
+            [x + 10.0, cy, w - 20.0],
+            "speed",
+            hero.mixer.speed(),
+            2.0,
+        ) {
+            hero.mixer.set_speed(v);
+        }
+        cy += 24.0;
+        let (name, duration, channels) = current
+            .and_then(|i| hero.clips.get(i))
+            .map_or(("-".to_string(), 0.0, 0), |c| {
+                (c.name.clone(), c.duration, c.source_channel_count)
+            });
+        if let Some(v) = self.slider(
+            102,
+            [x + 10.0, cy, w - 20.0],
+            "time",
+            hero.mixer.time(),
+            duration,
+        ) {
+            hero.control = ClipControl::Manual;
+            hero.mixer.seek(v);
+        }
+        cy += 24.0;
+        text(
+            &format!(
+                "{name}: {duration:.2} s, {channels} channels, rate {:.2}",
+                hero.mixer.rate()
+            ),
+            x + 10.0,
+            cy,
+        );
+        cy += 22.0;
+        let s = &hero.stats;
+        text(
+            &format!(
+                "palettes {}  joint matrices {}  ({})",
+                s.palettes,
+                s.joint_matrices,
+                match palette_mode {
+                    Some(PaletteMode::Uniform { .. }) => "uniforms",
+                    Some(PaletteMode::Texture) => "texture",
+                    None => "not drawn",
+                }
+            ),
+            x + 10.0,
+            cy,
+        );
+        cy += 22.0;
+        text(
+            &format!(
+                "palette uploads: {} this frame, {} total",
+                gpu.palette_uploads, gpu.palette_uploads_total
+            ),
+            x + 10.0,
+            cy,
+        );
+        cy += 22.0;
+        text(
+            &format!(
+                "speed {:.2} m/s  pose v{}  anim {:.0} us",
+                hero.controller.speed(),
+                s.pose_version,
+                s.anim_us + s.palette_us
+            ),
+            x + 10.0,
+            cy,
+        );
+        h
+    }
+
+    /// The Expressions panel (see `expressions_height`); returns its height.
+    pub fn draw_expressions(
+        &mut self,
+        hero: &mut Hero,
+        gpu: &HeroRenderStats,
+        x: f32,
+        y: f32,
+    ) -> f32 {
+        let w = 570.0;
+        let col_w = (w - 30.0) * 0.5;
+        let h = expressions_height(hero);
+        draw_rectangle(x, y, w, h, BG);
+        let e = &mut hero.expressions;
+        text("Hero expressions (F6)", x + 10.0, y + 20.0);
+        let mut auto = e.auto_blink;
+        if button(
+            Rect {
+                x: x + 200.0,
+                y: y + 6.0,
+                w: 96.0,
+                h: 20.0,
+            },
+            "auto blink",
+            auto,
+        ) {
+            auto = !auto;
+            e.auto_blink = auto;
+        }
+        text(
+            &format!(
+                "next in {:.1} s  ({} blinks)",
+                e.blinker.next_in(),
+                e.blinker.blinks
+            ),
+            x + 305.0,
+            y + 20.0,
+        );
+        let mut bx = x + 10.0;
+        let by = y + 30.0;
+        let present: Vec<&str> = ["neutral"]
+            .iter()
+            .chain(EMOTIONS.iter())
+            .copied()
+            .filter(|n| e.value(n).is_some())
+            .collect();
+        for name in present {
+            let r = Rect {
+                x: bx,
+                y: by,
+                w: 72.0,
+                h: 20.0,
+            };
+            let on = e.value(name).is_some_and(|v| v > 0.5);
+            if button(r, name, on) {
+                e.preset(name);
+            }
+            bx += 76.0;
+        }
+        if button(
+            Rect {
+                x: bx,
+                y: by,
+                w: 80.0,
+                h: 20.0,
+            },
+            "reset all",
+            false,
+        ) {
+            e.reset_all();
+        }
+        text(
+            &format!(
+                "morph uploads: {} this frame, {} total   rebuilds {} / {}",
+                gpu.morph_uploads,
+                gpu.morph_uploads_total,
+                hero.stats.morph_rebuilds,
+                hero.stats.morph_rebuilds_total
+            ),
+            x + 10.0,
+            y + 70.0,
+        );
+        let top = y + 94.0;
+        draw_text("expressions", x + 10.0, top - 2.0, FONT, DIM);
+        draw_text("morph targets", x + 20.0 + col_w, top - 2.0, FONT, DIM);
+        let e = &mut hero.expressions;
+        let mut edits = Vec::new();
+        for (i, s) in e.expressions.iter().enumerate() {
+            let yy = top + (i as f32 + 1.0) * ROW;
+            if let Some(v) =
+                self.slider(200 + i as u32, [x + 10.0, yy, col_w], &s.name, s.value, 1.0)
+            {
+                edits.push((s.name.clone(), v));
+            }
+        }
+        for (name, v) in edits {
+            e.set_expression(&name, v);
+        }
+        let mut target_edits = Vec::new();
+        for (i, g) in e.targets.iter().enumerate() {
+            let yy = top + (i as f32 + 1.0) * ROW;
+            // How many meshes share the name, when more than one.
+            let label = if g.binds.len() > 1 {
+                format!("{} x{}", g.slider.name, g.binds.len())
+            } else {
+                g.slider.name.clone()
+            };
+            if let Some(v) = self.slider(
+                600 + i as u32,
+                [x + 20.0 + col_w, yy, col_w],
+                &label,
+                g.slider.value,
+                1.0,
+            ) {
+                target_edits.push((i, v));
+            }
+        }
+        for (i, v) in target_edits {
+            e.set_target(i, v);
+        }
+        h
+    }
+}
+
+/// Height of the Expressions panel for this hero.
+pub fn expressions_height(hero: &Hero) -> f32 {
+    let rows = hero
+        .expressions
+        .expressions
+        .len()
+        .max(hero.expressions.targets.len()) as f32;
+    100.0 + rows * ROW
+}
+
+/// Warnings about the hero (bad model data, fallbacks), bottom left.
+pub fn draw_warnings(warnings: &[String], screen_h: f32) {
+    if warnings.is_empty() {
+        return;
+    }
+    let shown: Vec<&String> = warnings.iter().take(6).collect();
+    let h = 26.0 + shown.len() as f32 * 20.0;
+    let y = screen_h - h - 10.0;
+    let w = (screen_width() - 20.0).min(900.0);
+    draw_rectangle(10.0, y, w, h, Color::new(0.45, 0.28, 0.0, 0.85));
+    draw_text(
+        "Hero warnings (the hero still plays):",
+        18.0,
+        y + 18.0,
+        FONT,
+        TEXT,
+    );
+    for (i, line) in shown.iter().enumerate() {
+        let clipped: String = line.chars().take(110).collect();
+        draw_text(&clipped, 18.0, y + 38.0 + i as f32 * 20.0, FONT, TEXT);
+    }
+}
