@@ -83,6 +83,10 @@ pub struct PlayArgs {
     /// (imitates smaller GPUs: 256 is the GL 3.3 minimum, 1024 a typical desktop).
     #[arg(long, value_parser = parse_uniform_vectors)]
     pub max_uniform_vectors: Option<u32>,
+    /// Start with the simulation paused (Space resumes): the same level and seed then give the
+    /// same picture every run.
+    #[arg(long)]
+    pub paused: bool,
     /// Start with the naive path: one draw per person, CPU palettes, no culling, full detail.
     #[arg(long)]
     pub naive: bool,

@@ -131,6 +131,7 @@ fn play(args: PlayArgs) -> ExitCode {
         curve_editor: args.curve_editor,
         lod_colors: args.lod_colors,
         naive: args.naive,
+        paused: args.paused,
         max_uniform_vectors: args.max_uniform_vectors,
         follow: args.follow,
         hero_panels: args.hero_panels,

@@ -6,14 +6,19 @@ use std::time::Instant;
 
 use macroquad::prelude::{clear_background, get_internal_gl, get_screen_data, next_frame, Color};
 
+use super::crowd_gfx::CrowdGfx;
 use super::draw_world;
 use crate::bench::args::{BenchArgs, BenchMode};
 use crate::bench::report::BenchRow;
-use crate::bench::{
-    bench_game, camera_for_frame, progress, timed_cpu_frame, PackedCrowd, RunSamples, BENCH_ASPECT,
-};
+use crate::bench::{bench_game, camera_for_frame, progress, RunSamples, BENCH_ASPECT, BENCH_DT};
+use crate::game::FrameInput;
 use crate::level::Level;
-use crate::render::{display_color, MarkerPath, Renderer};
+use crate::render::{display_color, MarkerPath, Renderer, WorldLayer};
+use crate::view::crowd_pack::CrowdPackOptions;
+use crate::view::frustum::Frustum;
+
+/// The GL bench draws the skinned crowd; the stand-in markers stay empty.
+const NO_MARKERS: [Vec<f32>; 3] = [Vec::new(), Vec::new(), Vec::new()];
 
 pub type BenchResult = Arc<Mutex<Option<Result<Vec<BenchRow>, String>>>>;
 
@@ -32,23 +37,51 @@ async fn bench(args: &BenchArgs, level: &Level) -> Result<Vec<BenchRow>, String>
     let sky = display_color(level.lighting.sky_color);
     let runs = args.sizes.0.len() * args.modes.0.len();
     let total = args.warmup + args.frames;
-    let mut packed = PackedCrowd::default();
+    let asset_root = crate::cli::find_asset_root(&args.level);
+    let mut crowd_gfx = CrowdGfx::new(asset_root, args.level.display().to_string());
+    {
+        let gl = unsafe { get_internal_gl() };
+        crowd_gfx.sync(
+            gl.quad_context,
+            level,
+            args.max_uniform_vectors,
+            renderer.shadow_map(),
+        );
+    }
+    if let Some(e) = &crowd_gfx.error {
+        return Err(e.clone());
+    }
     let mut rows = Vec::new();
     let mut run = 0;
     for &agents in &args.sizes.0 {
         for &mode in &args.modes.0 {
             let mut game = bench_game(level, agents, args.seed);
-            let path = match mode {
-                BenchMode::Pipeline | BenchMode::Instanced => MarkerPath::Instanced,
-                BenchMode::Naive => MarkerPath::PerAgent,
-            };
             let mut s = RunSamples::default();
             for i in 0..total {
                 let frame_start = Instant::now();
                 let camera = camera_for_frame(level, i, total);
-                let (sim, cull, visible) = timed_cpu_frame(&mut game, mode, &camera, &mut packed);
+                let t0 = Instant::now();
+                game.frame(BENCH_DT, &FrameInput::default());
+                let sim = t0.elapsed().as_secs_f64() * 1000.0;
+                let t1 = Instant::now();
+                let frustum = Frustum::from_view_projection(&camera.view_projection(BENCH_ASPECT));
+                let lod = level.lod;
+                let opts = CrowdPackOptions {
+                    frustum: mode.culls().then_some(&frustum),
+                    eye: camera.eye(),
+                    lod: mode.uses_lod().then_some(&lod),
+                    lod_colors: false,
+                };
+                let counts = crowd_gfx.pack(&game.agents, &opts, mode == BenchMode::Naive, |_| 1.0);
+                let cull = t1.elapsed().as_secs_f64() * 1000.0;
+                let visible = counts.visible;
                 clear_background(Color::new(sky.x, sky.y, sky.z, 1.0));
                 let submit_start = Instant::now();
+                let mut crowd_layer = crowd_gfx.layer();
+                let mut layers: Vec<&mut dyn WorldLayer> = Vec::new();
+                if let Some(l) = crowd_layer.as_mut() {
+                    layers.push(l);
+                }
                 let stats = draw_world(
                     &mut renderer,
                     level,
@@ -56,11 +89,12 @@ async fn bench(args: &BenchArgs, level: &Level) -> Result<Vec<BenchRow>, String>
                     &camera,
                     BENCH_ASPECT,
                     level.lighting.shadows,
-                    path,
-                    &packed.instances,
+                    MarkerPath::Instanced,
+                    &NO_MARKERS,
                     &[],
-                    &mut [],
+                    &mut layers,
                 );
+                drop(layers);
                 let submit = submit_start.elapsed().as_secs_f64() * 1000.0;
                 if i + 1 == total {
                     let shot = args.out.join(format!("{}_{agents}.png", mode.name()));

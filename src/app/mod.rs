@@ -50,6 +50,7 @@ pub struct PlaySetup {
     pub curve_editor: bool,
     pub lod_colors: bool,
     pub naive: bool,
+    pub paused: bool,
     pub max_uniform_vectors: Option<u32>,
     /// Start with the hero's follow camera.
     pub follow: bool,
@@ -128,6 +129,7 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         curve_editor: show_curve_editor,
         lod_colors,
         naive,
+        paused,
         max_uniform_vectors,
         follow,
         hero_panels,
@@ -139,8 +141,17 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
     game.show_curve_editor = show_curve_editor;
     game.toggles.lod_colors = lod_colors;
     game.toggles.per_agent_draws = naive;
+    if paused {
+        game.frame(
+            0.0,
+            &crate::game::FrameInput {
+                actions: vec![Action::TogglePause],
+                ..Default::default()
+            },
+        );
+    }
     game.toggles.uniform_cap = max_uniform_vectors;
-    
+
     if show_perf_panel {
         game.frame(
             0.0,

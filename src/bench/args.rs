@@ -72,6 +72,9 @@ pub struct BenchArgs {
     /// Seed for the crowd (the same seed and sizes give the same work).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Size crowd batches as if the GPU allowed only this many vertex uniform vectors.
+    #[arg(long, value_parser = crate::cli::parse_uniform_vectors)]
+    pub max_uniform_vectors: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

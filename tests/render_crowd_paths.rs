@@ -1,0 +1,90 @@
+//! The skinned crowd's two paths draw the same picture: instanced (animation-matrix texture,
+//! uniform blocks, culling) against naive (one draw per person with a CPU-sampled palette).
+//! Also the uniform cap: batches sized for a 256-vector GPU still draw everyone.
+
+mod support;
+
+use support::{find_display, project_root, read_png, run_throng};
+
+/// The plaza, a close camera and LOD distances so far that every visible person is near:
+/// the naive path has no LOD, so only then must the pictures agree.
+fn close_level(dir: &std::path::Path) -> String {
+    let plaza = std::fs::read_to_string(project_root().join("levels/plaza.ron")).expect("plaza");
+    let start = plaza.find("    camera: (").expect("camera line");
+    let end = start + plaza[start..].find('\n').expect("end of line");
+    let mut level = format!(
+        "{}    camera: (mode: Orbit, target: (-6.0, 1.0, 12.0), distance: 10.0, yaw_deg: 30.0, pitch_deg: 15.0, fov_deg: 50.0),{}",
+        &plaza[..start],
+        &plaza[end..]
+    );
+    let lod_start = level.find("    lod: (").expect("lod line");
+    let lod_end = lod_start + level[lod_start..].find('\n').expect("end of line");
+    level.replace_range(
+        lod_start..lod_end,
+        "    lod: (near: 400.0, mid: 450.0, far: 500.0, hysteresis: 2.0),",
+    );
+    let path = dir.join("close.ron");
+    std::fs::write(&path, level).expect("write level");
+    path.to_string_lossy().to_string()
+}
+
+#[test]
+fn instanced_and_naive_pictures_agree() {
+    let Some(display) = find_display("instanced_and_naive_pictures_agree") else {
+        return;
+    };
+    let scratch = project_root().join("target").join("test-levels");
+    std::fs::create_dir_all(&scratch).expect("scratch");
+    let dir = tempfile::tempdir_in(&scratch).expect("temp dir");
+    let level = close_level(dir.path());
+    let shoot = |name: &str, crowd: &str, extra: &[&str]| {
+        let shot = dir.path().join(format!("{name}.png"));
+        let shot_arg = shot.to_string_lossy().to_string();
+        let mut args = vec![
+            level.as_str(),
+            "--paused",
+            "--crowd",
+            crowd,
+            "--frames",
+            "3",
+            "--screenshot",
+            &shot_arg,
+        ];
+        args.extend_from_slice(extra);
+        let out = run_throng(&display, &args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        read_png(&shot)
+    };
+    let instanced = shoot("instanced", "400", &[]);
+    let naive = shoot("naive", "400", &["--naive"]);
+    let capped = shoot("capped", "400", &["--max-uniform-vectors", "256"]);
+    let empty = shoot("empty", "0", &[]);
+    let differing = |a: &support::Rgb8Image, b: &support::Rgb8Image| {
+        a.pixels
+            .iter()
+            .zip(&b.pixels)
+            .filter(|(p, q)| (0..3).any(|c| (p[c] as i32 - q[c] as i32).abs() > 40))
+            .count()
+    };
+    let total = instanced.pixels.len();
+    let people = differing(&instanced, &empty);
+    let paths = differing(&instanced, &naive);
+    let cap = differing(&instanced, &capped);
+    support::say(&format!(
+        "crowd paths render test RAN: people cover {people} px; naive differs in {paths} px, \
+         the 256-vector cap in {cap} px (of {total})"
+    ));
+    // The crowd is really there: a large part of the picture is people.
+    assert!(people > total / 10, "people cover only {people} px");
+    // Frame interpolation in the texture against exact CPU sampling: edges move by a pixel.
+    assert!(
+        paths * 50 < people,
+        "naive differs in {paths} of {people} px"
+    );
+    // Smaller batches change nothing but the number of draws.
+    assert!(cap * 200 < people, "capped differs in {cap} px");
+}
