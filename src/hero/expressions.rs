@@ -24,6 +24,8 @@ pub struct Blinker {
     wait: f32,
     /// Seconds into the current blink.
     blinking: Option<f32>,
+    /// Whether this blink has shown the lid fully shut yet.
+    shut_shown: bool,
     value: f32,
     pub blinks: u64,
 }
@@ -36,6 +38,7 @@ impl Blinker {
             rng,
             wait,
             blinking: None,
+            shut_shown: false,
             value: 0.0,
             blinks: 0,
         }
@@ -50,6 +53,7 @@ impl Blinker {
                 if self.wait <= 0.0 {
                     // The overshoot past the start counts as time already blinking.
                     self.blinking = Some(-self.wait);
+                    self.shut_shown = false;
                     self.blinks += 1;
                 }
             }
@@ -58,6 +62,13 @@ impl Blinker {
         self.value = match self.blinking {
             None => 0.0,
             Some(t) if t < BLINK_CLOSE => t / BLINK_CLOSE,
+            // The frame that steps over the closed instant shows the lid shut, so that every
+            // blink closes the eyes fully at any frame rate (at 60 Hz the ramp alone can peak
+            // at 0.9 and read as a twitch).
+            Some(_) if !self.shut_shown => {
+                self.shut_shown = true;
+                1.0
+            }
             Some(t) if t < BLINK_CLOSE + BLINK_OPEN => 1.0 - (t - BLINK_CLOSE) / BLINK_OPEN,
             Some(_) => {
                 self.blinking = None;
@@ -316,7 +327,7 @@ mod tests {
             }
             was_open = v == 0.0;
         }
-        assert!(peak > 0.95, "the lid closes fully: {peak}");
+        assert_eq!(peak, 1.0, "the lid closes fully");
         let n = starts.len() as f32;
         assert!((10.0..=30.0).contains(&n), "{n} blinks in a minute");
         for w in starts.windows(2) {
@@ -328,5 +339,25 @@ mod tests {
         }
         let each = closed_time / n;
         assert!((each - (BLINK_CLOSE + BLINK_OPEN)).abs() < 0.01, "{each}");
+    }
+
+    #[test]
+    fn every_blink_shuts_the_eyes_at_common_frame_rates() {
+        for hz in [24.0_f32, 30.0, 60.0, 144.0] {
+            let mut b = Blinker::new(3);
+            let mut peak_this_blink: f32 = 0.0;
+            let mut finished = 0;
+            for _ in 0..(hz as usize * 30) {
+                let v = b.update(1.0 / hz);
+                if v > 0.0 {
+                    peak_this_blink = peak_this_blink.max(v);
+                } else if peak_this_blink > 0.0 {
+                    assert_eq!(peak_this_blink, 1.0, "{hz} Hz blink peaked below 1");
+                    peak_this_blink = 0.0;
+                    finished += 1;
+                }
+            }
+            assert!(finished >= 4, "{hz} Hz: {finished} blinks in 30 s");
+        }
     }
 }
