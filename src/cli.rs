@@ -55,6 +55,10 @@ pub struct PlayArgs {
     /// Save the last frame as a PNG here (with --frames, the frame before quitting).
     #[arg(long)]
     pub screenshot: Option<PathBuf>,
+    /// Write the last frame's statistics as JSON here: the overlay's text as shown and the
+    /// renderer's own counters (for tests and scripted measurements).
+    #[arg(long)]
+    pub stats_out: Option<PathBuf>,
     /// Open the performance lab panel (Tab) at start.
     #[arg(long)]
     pub perf_panel: bool,
@@ -90,10 +94,14 @@ pub struct PlayArgs {
     /// Start with the naive path: one draw per person, CPU palettes, no culling, full detail.
     #[arg(long)]
     pub naive: bool,
+    /// Start with mid and far figures drawn from the vertex animation texture (baked at start,
+    /// ~50 MB) instead of the animation-matrix texture.
+    #[arg(long)]
+    pub vat: bool,
 }
 
-/// Fewest vectors that still fit one crowd instance (5) beside the shader's own 4.
-pub const MIN_UNIFORM_VECTORS: u32 = 9;
+/// Fewest vectors that still fit one crowd instance (5) beside the shader's own 5.
+pub const MIN_UNIFORM_VECTORS: u32 = 10;
 
 pub fn parse_uniform_vectors(s: &str) -> Result<u32, String> {
     let allowed = format!("allowed: {MIN_UNIFORM_VECTORS} to 65536 (256 is the GL 3.3 minimum)");

@@ -334,3 +334,63 @@ fn the_fox_joins_as_a_crowd_body_with_its_own_clips() {
     assert!(fox.radius > 0.3 && fox.radius < 2.0, "{}", fox.radius);
     assert_ne!(fox.clips[1].first_row, cast.bodies[0].clips[1].first_row);
 }
+
+#[test]
+fn the_crowd_vat_holds_the_skinned_mid_and_far_meshes_of_every_row() {
+    use throng::cast::vat::{CrowdVat, VAT_LODS};
+    let (_, mut cast) = plaza_cast();
+    let vat = CrowdVat::bake(&cast, VAT_LODS, 16384).expect("bakes");
+    let mb = vat.bytes() as f64 / 1e6;
+    println!(
+        "VAT {}x{} texels, {mb:.1} MB for {:.1} clip-seconds ({:.2} MB per clip-second); \
+         matrix texture {:.1} MB",
+        vat.width,
+        vat.rows,
+        vat.clip_seconds,
+        mb / vat.clip_seconds as f64,
+        cast.texture.bytes() as f64 / 1e6
+    );
+    assert!(vat.data.iter().all(|x| x.is_finite()));
+    let mut scratch = Vec::new();
+    let mut palette = Vec::new();
+    for (b, body) in cast.bodies.clone().iter().enumerate() {
+        let sub = body.submesh;
+        assert!(vat.meshes[sub][0].is_none(), "near stays on matrices");
+        for lod in [1, 2] {
+            let entry = vat.meshes[sub][lod].expect("mid and far baked");
+            let mesh = cast.submeshes[sub].lods[lod].clone().expect("mesh");
+            assert_eq!(entry.vertices as usize, mesh.vertices.len());
+            for (k, kind) in ClipKind::ALL.into_iter().enumerate() {
+                let rows = body.clips[k];
+                for f in (0..rows.frames).step_by(11) {
+                    cast.cpu_palette(
+                        b,
+                        &AnimState::new(kind, rows.frame_time(f)),
+                        &mut scratch,
+                        &mut palette,
+                    );
+                    for v in (0..mesh.vertices.len()).step_by(13) {
+                        let want = mesh.skinned_position(v, &palette);
+                        let (got, normal) = vat
+                            .vertex(sub, lod, rows.first_row + f, v as u32)
+                            .expect("baked texel");
+                        let tol = 1e-4 * want.length().max(1.0);
+                        assert!(
+                            (got - want).abs().max_element() <= tol,
+                            "{} lod {lod} {kind:?} frame {f} vertex {v}: {got} vs {want}",
+                            body.name
+                        );
+                        assert!((normal.length() - 1.0).abs() < 0.02, "{normal}");
+                    }
+                }
+            }
+        }
+        // Props are not drawn far away; at mid the ones that remain are baked too.
+        for prop in body.props.iter().flatten() {
+            assert_eq!(
+                vat.meshes[*prop][1].is_some(),
+                cast.submeshes[*prop].lods[1].is_some()
+            );
+        }
+    }
+}

@@ -1,14 +1,14 @@
 //! The skinned crowd's two paths draw the same picture: instanced (animation-matrix texture,
 //! uniform blocks, culling) against naive (one draw per person with a CPU-sampled palette).
-//! Also the uniform cap: batches sized for a 256-vector GPU still draw everyone.
+//! Also the uniform cap: batches sized for a 256-vector GPU still draw everyone, and the
+//! vertex animation texture draws the mid/far figures the matrix texture draws.
 
 mod support;
 
 use support::{find_display, project_root, read_png, run_throng};
 
-/// The plaza, a close camera and LOD distances so far that every visible person is near:
-/// the naive path has no LOD, so only then must the pictures agree.
-fn close_level(dir: &std::path::Path) -> String {
+/// The plaza with a close camera and the given `lod: (...)` line, written into `dir`.
+fn close_level_with(dir: &std::path::Path, lod: &str) -> String {
     let plaza = std::fs::read_to_string(project_root().join("levels/plaza.ron")).expect("plaza");
     let start = plaza.find("    camera: (").expect("camera line");
     let end = start + plaza[start..].find('\n').expect("end of line");
@@ -19,10 +19,7 @@ fn close_level(dir: &std::path::Path) -> String {
     );
     let lod_start = level.find("    lod: (").expect("lod line");
     let lod_end = lod_start + level[lod_start..].find('\n').expect("end of line");
-    level.replace_range(
-        lod_start..lod_end,
-        "    lod: (near: 400.0, mid: 450.0, far: 500.0, hysteresis: 2.0),",
-    );
+    level.replace_range(lod_start..lod_end, lod);
     let path = dir.join("close.ron");
     std::fs::write(&path, level).expect("write level");
     path.to_string_lossy().to_string()
@@ -36,7 +33,12 @@ fn instanced_and_naive_pictures_agree() {
     let scratch = project_root().join("target").join("test-levels");
     std::fs::create_dir_all(&scratch).expect("scratch");
     let dir = tempfile::tempdir_in(&scratch).expect("temp dir");
-    let level = close_level(dir.path());
+    // LOD distances so far that every visible person is near: the naive path has no LOD, so
+    // only then must the pictures agree.
+    let level = close_level_with(
+        dir.path(),
+        "    lod: (near: 400.0, mid: 450.0, far: 500.0, hysteresis: 2.0),",
+    );
     let shoot = |name: &str, crowd: &str, extra: &[&str]| {
         let shot = dir.path().join(format!("{name}.png"));
         let shot_arg = shot.to_string_lossy().to_string();
@@ -87,4 +89,71 @@ fn instanced_and_naive_pictures_agree() {
     );
     // Smaller batches change nothing but the number of draws.
     assert!(cap * 200 < people, "capped differs in {cap} px");
+}
+
+#[test]
+fn vat_and_matrix_pictures_agree() {
+    let Some(display) = find_display("vat_and_matrix_pictures_agree") else {
+        return;
+    };
+    let scratch = project_root().join("target").join("test-levels");
+    std::fs::create_dir_all(&scratch).expect("scratch");
+    let dir = tempfile::tempdir_in(&scratch).expect("temp dir");
+    // Everyone visible is a mid figure (the VAT holds mid and far; near stays on matrices).
+    let level = close_level_with(
+        dir.path(),
+        "    lod: (near: 2.0, mid: 400.0, far: 500.0, hysteresis: 1.0),",
+    );
+    let shoot = |name: &str, crowd: &str, extra: &[&str]| {
+        let shot = dir.path().join(format!("{name}.png"));
+        let shot_arg = shot.to_string_lossy().to_string();
+        let mut args = vec![
+            level.as_str(),
+            "--paused",
+            "--crowd",
+            crowd,
+            "--frames",
+            "3",
+            "--screenshot",
+            &shot_arg,
+        ];
+        args.extend_from_slice(extra);
+        let out = run_throng(&display, &args);
+        let log = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(out.status.success(), "{log}");
+        (read_png(&shot), log)
+    };
+    let (matrix, matrix_log) = shoot("matrix", "400", &[]);
+    let (vat, vat_log) = shoot("vat", "400", &["--vat"]);
+    let (empty, _) = shoot("empty", "0", &[]);
+    // The VAT path really ran (and the default did not bake one).
+    assert!(vat_log.contains("throng: VAT:"), "no VAT in use: {vat_log}");
+    assert!(
+        !vat_log.contains("VAT path:"),
+        "the VAT path fell back: {vat_log}"
+    );
+    assert!(!matrix_log.contains("throng: VAT:"), "{matrix_log}");
+    let differing = |a: &support::Rgb8Image, b: &support::Rgb8Image, limit: i32| {
+        a.pixels
+            .iter()
+            .zip(&b.pixels)
+            .filter(|(p, q)| (0..3).any(|c| (p[c] as i32 - q[c] as i32).abs() > limit))
+            .count()
+    };
+    let people = differing(&matrix, &empty, 40);
+    let moved = differing(&matrix, &vat, 40);
+    let shaded = differing(&matrix, &vat, 8);
+    support::say(&format!(
+        "VAT render test RAN: mid people cover {people} px; the VAT path differs in {moved} px \
+         by more than 40 and in {shaded} px by more than 8 (8-bit normals)"
+    ));
+    assert!(
+        people > matrix.pixels.len() / 20,
+        "people cover only {people} px"
+    );
+    // The same vertices at the same frame positions: only rounding separates the two.
+    assert!(
+        moved * 100 < people,
+        "VAT differs in {moved} of {people} px"
+    );
 }

@@ -45,6 +45,7 @@ async fn bench(args: &BenchArgs, level: &Level) -> Result<Vec<BenchRow>, String>
             gl.quad_context,
             level,
             args.max_uniform_vectors,
+            false,
             renderer.shadow_map(),
         );
     }
@@ -56,6 +57,13 @@ async fn bench(args: &BenchArgs, level: &Level) -> Result<Vec<BenchRow>, String>
     for &agents in &args.sizes.0 {
         for &mode in &args.modes.0 {
             let mut game = bench_game(level, agents, args.seed);
+            {
+                let gl = unsafe { get_internal_gl() };
+                crowd_gfx.set_vat(gl.quad_context, mode.uses_vat());
+            }
+            if let (true, Some(e)) = (mode.uses_vat(), &crowd_gfx.vat_error) {
+                return Err(format!("bench mode vat: {e}"));
+            }
             let mut s = RunSamples::default();
             for i in 0..total {
                 let frame_start = Instant::now();

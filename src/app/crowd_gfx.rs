@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use macroquad::miniquad::{RenderingBackend, TextureId};
 
+use crate::cast::vat::{CrowdVat, VAT_LODS};
 use crate::cast::CrowdCast;
 use crate::crowd::Crowd;
 use crate::level::{CrowdModel, Level};
@@ -28,6 +29,10 @@ pub struct CrowdGfx {
     naive: NaiveFrame,
     naive_now: bool,
     lod_state: Vec<Lod>,
+    /// The VAT was tried for the current renderer (a failed bake is not retried every frame).
+    vat_tried: bool,
+    /// Why the VAT path is not in use although asked for.
+    pub vat_error: Option<String>,
     /// Why the skinned crowd is not drawn (markers stand in).
     pub error: Option<String>,
     /// Fallbacks in use (missing clips played as idle, props a rig cannot hold).
@@ -47,18 +52,22 @@ impl CrowdGfx {
             naive: NaiveFrame::default(),
             naive_now: false,
             lod_state: Vec::new(),
+            vat_tried: false,
+            vat_error: None,
             error: None,
             warnings: Vec::new(),
         }
     }
 
     /// Loads what changed: the cast when the level's models differ from the loaded ones, the
-    /// variant tables always, the renderer when the cast or the uniform cap changed.
+    /// variant tables always, the renderer when the cast or the uniform cap changed, the
+    /// vertex animation texture when `vat` asks for it and it is not there.
     pub fn sync(
         &mut self,
         ctx: &mut dyn RenderingBackend,
         level: &Level,
         cap: Option<u32>,
+        vat: bool,
         shadow_map: TextureId,
     ) {
         if self.loaded_models.as_ref() != Some(&level.crowd.models) {
@@ -92,6 +101,7 @@ impl CrowdGfx {
                 r.delete(ctx);
             }
             self.built_cap = Some(cap);
+            self.vat_tried = false;
             match CrowdRenderer::new(ctx, cast, query_limits(), cap, shadow_map) {
                 Ok(r) => self.renderer = Some(r),
                 Err(e) => {
@@ -100,11 +110,60 @@ impl CrowdGfx {
                 }
             }
         }
+        self.set_vat(ctx, vat);
+    }
+
+    /// Switches mid and far figures between the vertex animation texture and the matrix
+    /// texture. The VAT is baked on first use for this cast and renderer (it is ~50 MB, so it
+    /// is not made unless asked for).
+    pub fn set_vat(&mut self, ctx: &mut dyn RenderingBackend, on: bool) {
+        let (Some(cast), Some(renderer)) = (&self.cast, &mut self.renderer) else {
+            return;
+        };
+        if !on {
+            if renderer.vat_active() {
+                let _ = renderer.set_vat(ctx, None);
+            }
+            self.vat_tried = false;
+            self.vat_error = None;
+            return;
+        }
+        if renderer.vat_active() || self.vat_tried {
+            return;
+        }
+        self.vat_tried = true;
+        let started = std::time::Instant::now();
+        let baked = CrowdVat::bake(cast, VAT_LODS, query_limits().max_texture_size);
+        let bake_ms = started.elapsed().as_secs_f64() * 1000.0;
+        let result = baked.and_then(|v| {
+            renderer.set_vat(ctx, Some(&v))?;
+            Ok(format!(
+                "mid/far figures from a {}x{} vertex animation texture ({:.1} MB, {:.1} \
+                 clip-seconds, baked in {bake_ms:.0} ms)",
+                v.width,
+                v.rows,
+                v.bytes() as f64 / 1e6,
+                v.clip_seconds
+            ))
+        });
+        match result {
+            Ok(msg) => eprintln!("throng: VAT: {msg}"),
+            Err(e) => {
+                eprintln!("throng: VAT path: {e} (the matrix texture stays in use)");
+                self.vat_error = Some(e);
+            }
+        }
     }
 
     /// True when the skinned crowd is ready to draw this frame.
     pub fn active(&self) -> bool {
         self.cast.is_some() && self.renderer.is_some()
+    }
+
+    pub fn vat_active(&self) -> bool {
+        self.renderer
+            .as_ref()
+            .is_some_and(CrowdRenderer::vat_active)
     }
 
     pub fn info(&self) -> Option<CrowdGpuInfo> {

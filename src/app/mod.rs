@@ -45,11 +45,14 @@ pub struct PlaySetup {
     pub frames: Option<u64>,
     pub seconds: Option<f64>,
     pub screenshot: Option<PathBuf>,
+    pub stats_out: Option<PathBuf>,
     pub perf_panel: bool,
     pub agent_overlay: bool,
     pub curve_editor: bool,
     pub lod_colors: bool,
     pub naive: bool,
+    /// Start with mid/far figures drawn from the vertex animation texture.
+    pub vat: bool,
     pub paused: bool,
     pub max_uniform_vectors: Option<u32>,
     /// Start with the hero's follow camera.
@@ -124,11 +127,13 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         frames,
         seconds,
         screenshot,
+        stats_out,
         perf_panel: show_perf_panel,
         agent_overlay: show_agent_overlay,
         curve_editor: show_curve_editor,
         lod_colors,
         naive,
+        vat,
         paused,
         max_uniform_vectors,
         follow,
@@ -141,6 +146,7 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
     game.show_curve_editor = show_curve_editor;
     game.toggles.lod_colors = lod_colors;
     game.toggles.per_agent_draws = naive;
+    game.toggles.vat = vat;
     if paused {
         game.frame(
             0.0,
@@ -269,6 +275,7 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
                 gl.quad_context,
                 level,
                 game.toggles.uniform_cap,
+                game.toggles.vat,
                 renderer.shadow_map(),
             );
         }
@@ -370,7 +377,7 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         {
             notice = None;
         }
-        hud::draw(
+        let hud_lines = hud::draw(
             &game,
             &HudInfo {
                 fps: if frame_ms_avg > 0.0 {
@@ -395,7 +402,7 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
             // Slides in from the left edge as the scheduler eases it open.
             let x = 10.0 - (1.0 - shown) * 370.0;
             crowd_changed =
-                perf_panel.draw(&mut game, &timings, &stats, gpu_time, &history, x, 130.0);
+                perf_panel.draw(&mut game, &timings, &stats, gpu_time, &history, x, 112.0);
         }
         hero_view.draw_ui(&mut game);
         timings.add(Stage::Ui, ui_start.elapsed());
@@ -406,6 +413,21 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         let out_of_frames = frames.is_some_and(|n| outcome.frames >= n);
         let out_of_time = seconds.is_some_and(|s| started.elapsed().as_secs_f64() >= s);
         if out_of_frames || out_of_time {
+            if let Some(path) = &stats_out {
+                let report = FrameReport {
+                    hud: hud_lines,
+                    panel: crate::ui::perf_panel::stat_lines(&timings, &stats, gpu_time),
+                    render: stats,
+                    people: game.agents.len(),
+                    drawn,
+                    culled,
+                    beyond,
+                    crowd: crowd_gfx.info(),
+                    vat_active: crowd_gfx.vat_active(),
+                    window: (screen_width(), screen_height()),
+                };
+                report.write(path)?;
+            }
             if let Some(path) = &screenshot {
                 get_screen_data().export_png(&path.to_string_lossy());
                 outcome.screenshot_saved = path.is_file();
@@ -418,4 +440,28 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         next_frame().await;
     }
     Ok(outcome)
+}
+
+/// The last frame's statistics (`--stats-out`): the overlay's text as drawn and the counters
+/// it was made from.
+#[derive(serde::Serialize)]
+struct FrameReport {
+    hud: Vec<String>,
+    panel: Vec<String>,
+    render: RenderStats,
+    people: usize,
+    drawn: usize,
+    culled: usize,
+    beyond: usize,
+    crowd: Option<crate::render::crowd::CrowdGpuInfo>,
+    vat_active: bool,
+    window: (f32, f32),
+}
+
+impl FrameReport {
+    fn write(&self, path: &std::path::Path) -> Result<(), String> {
+        let text = serde_json::to_string_pretty(self)
+            .map_err(|e| format!("--stats-out {}: {e}", path.display()))?;
+        std::fs::write(path, text).map_err(|e| format!("--stats-out {}: {e}", path.display()))
+    }
 }

@@ -15,16 +15,24 @@ pub enum BenchMode {
     Instanced,
     /// No culling, no LOD, one draw per person per pass.
     Naive,
+    /// The pipeline with mid and far figures read from the vertex animation texture.
+    Vat,
 }
 
 impl BenchMode {
-    pub const ALL: [BenchMode; 3] = [BenchMode::Pipeline, BenchMode::Instanced, BenchMode::Naive];
+    pub const ALL: [BenchMode; 4] = [
+        BenchMode::Pipeline,
+        BenchMode::Instanced,
+        BenchMode::Naive,
+        BenchMode::Vat,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             BenchMode::Pipeline => "pipeline",
             BenchMode::Instanced => "instanced",
             BenchMode::Naive => "naive",
+            BenchMode::Vat => "vat",
         }
     }
 
@@ -33,7 +41,11 @@ impl BenchMode {
     }
 
     pub fn uses_lod(self) -> bool {
-        matches!(self, BenchMode::Pipeline)
+        matches!(self, BenchMode::Pipeline | BenchMode::Vat)
+    }
+
+    pub fn uses_vat(self) -> bool {
+        matches!(self, BenchMode::Vat)
     }
 }
 
@@ -57,8 +69,9 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=10_000))]
     pub warmup: u32,
     /// Modes, comma-separated: pipeline (culling + LOD + instancing), instanced (culling +
-    /// instancing), naive (one draw per person).
-    #[arg(long, default_value = "pipeline,instanced,naive", value_parser = parse_modes)]
+    /// instancing), naive (one draw per person), vat (the pipeline with mid/far figures from the
+    /// vertex animation texture).
+    #[arg(long, default_value = "pipeline,vat,instanced,naive", value_parser = parse_modes)]
     pub modes: Modes,
     /// Measure everything except GL (simulation, culling, packing) without a window.
     #[arg(long)]
@@ -154,7 +167,7 @@ mod tests {
         );
         assert_eq!(
             parse_modes("pipeline,fast").unwrap_err(),
-            "unknown mode `fast`; allowed: pipeline, instanced, naive"
+            "unknown mode `fast`; allowed: pipeline, instanced, naive, vat"
         );
     }
 

@@ -7,6 +7,7 @@ pub mod clips;
 pub mod lod;
 pub mod mesh;
 pub mod props;
+pub mod vat;
 
 use std::fmt;
 use std::path::Path;

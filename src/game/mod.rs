@@ -79,6 +79,9 @@ pub struct RenderToggles {
     pub shadows: Option<bool>,
     /// Size crowd batches for at most this many vertex uniform vectors (None: the GPU's limit).
     pub uniform_cap: Option<u32>,
+    /// Mid and far figures read baked vertices from the vertex animation texture instead of
+    /// blending joint matrices.
+    pub vat: bool,
 }
 
 impl Default for RenderToggles {
@@ -91,6 +94,7 @@ impl Default for RenderToggles {
             lod_distances: None,
             shadows: None,
             uniform_cap: None,
+            vat: false,
         }
     }
 }

@@ -24,6 +24,7 @@ use super::pipelines::{compile, lighting_uniforms, SceneLight, ShadowUniforms};
 use super::RenderStats;
 use crate::anim::anim_texture::TEXELS_PER_JOINT;
 use crate::cast::mesh::FIGURE_FLOATS;
+use crate::cast::vat::{CrowdVat, VatMesh};
 use crate::cast::CrowdCast;
 use crate::view::crowd_pack::{CrowdFrame, NaiveFrame};
 use crate::view::instances::{batch_ranges, instances_per_batch, VEC4_PER_INSTANCE};
@@ -34,11 +35,14 @@ const SHADOW_FRAG: &str = include_str!("shaders/shadow.frag");
 const BLOB_VERT: &str = include_str!("shaders/blob.vert");
 const BLOB_FRAG: &str = include_str!("shaders/blob.frag");
 
-/// The texture unit of the animation texture: miniquad caches units 0-11 (PLATFORM.md).
+/// The texture units of the animation texture and the VAT: miniquad caches units 0-11
+/// (PLATFORM.md).
 const ANIM_TEXTURE_UNIT: u32 = 12;
+const VAT_TEXTURE_UNIT: u32 = 13;
 const GL_CURRENT_PROGRAM: u32 = 0x8B8D;
-/// Vertex uniform vectors the crowd shader uses besides the instance array (view_proj).
-const OTHER_VERTEX_VECTORS: u32 = 4;
+/// Vertex uniform vectors the crowd shader uses besides the instance array (view_proj, and
+/// the VAT variant's mesh address): one batch size serves both paths.
+const OTHER_VERTEX_VECTORS: u32 = 5;
 
 /// What to draw this frame.
 #[derive(Clone, Copy)]
@@ -65,8 +69,27 @@ struct CrowdLitUniforms {
     light: SceneLight,
 }
 
+/// The vertex animation texture on the GPU and the lit pipelines that read it.
+struct VatGpu {
+    texture: FloatTexture,
+    lit: [Option<Pipeline>; 3],
+    meshes: Vec<[Option<VatMesh>; 3]>,
+    width: u32,
+}
+
+/// Raw uniform locations of one GL program (-1 where the program lacks the name).
+#[derive(Clone, Copy)]
+struct Locations {
+    /// `instances`, `palette` or `blobs`.
+    array: i32,
+    anim_tex: i32,
+    single: i32,
+    vat_tex: i32,
+    vat_mesh: i32,
+}
+
 /// The crowd renderer's configuration as built: what the stats panel shows.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct CrowdGpuInfo {
     /// Instances per instanced draw (from the uniform limit).
     pub per_batch: u32,
@@ -74,6 +97,8 @@ pub struct CrowdGpuInfo {
     pub uniform_vectors: u32,
     pub texture_format: FloatFormat,
     pub texture_bytes: u64,
+    /// GPU bytes of the vertex animation texture (0 while the VAT path is off).
+    pub vat_bytes: u64,
 }
 
 pub struct CrowdRenderer {
@@ -87,9 +112,20 @@ pub struct CrowdRenderer {
     blob_quad: Bindings,
     max_blobs: usize,
     pub info: CrowdGpuInfo,
-    /// Raw uniform locations per GL program: (instances or palette, anim_tex, single).
-    locations: HashMap<u32, [i32; 3]>,
+    locations: HashMap<u32, Locations>,
     buffers: Vec<BufferId>,
+    vat: Option<VatGpu>,
+    /// What the VAT pipelines are compiled from.
+    vat_source: VatSource,
+}
+
+#[derive(Clone)]
+struct VatSource {
+    per_batch: u32,
+    joints: u32,
+    lit_uniforms: Vec<UniformDesc>,
+    attributes: Vec<VertexAttribute>,
+    params: PipelineParams,
 }
 
 impl CrowdRenderer {
@@ -288,8 +324,16 @@ impl CrowdRenderer {
             uniform_vectors: vectors,
             texture_format: texture.format,
             texture_bytes: texture.bytes(),
+            vat_bytes: 0,
         };
         debug_assert_eq!(FIGURE_FLOATS * 4, 72);
+        let vat_source = VatSource {
+            per_batch,
+            joints,
+            lit_uniforms,
+            attributes: attributes.to_vec(),
+            params: opaque,
+        };
         Ok(CrowdRenderer {
             texture,
             meshes,
@@ -302,7 +346,80 @@ impl CrowdRenderer {
             info,
             locations: HashMap::new(),
             buffers,
+            vat: None,
+            vat_source,
         })
+    }
+
+    /// Draws the levels of detail `vat` holds from it (None: every figure from the matrix
+    /// texture again). On an error the matrix path stays in use.
+    pub fn set_vat(
+        &mut self,
+        ctx: &mut dyn RenderingBackend,
+        vat: Option<&CrowdVat>,
+    ) -> Result<(), String> {
+        if let Some(old) = self.vat.take() {
+            old.delete(ctx);
+        }
+        let Some(vat) = vat else {
+            return Ok(());
+        };
+        let texture = FloatTexture::new(vat.width, vat.rows, &vat.data)?;
+        if texture.format != FloatFormat::Rgba32F {
+            texture.delete();
+            return Err(
+                "the vertex animation texture needs RGBA32F (its packed normals do not fit                  RGBA16F); the crowd stays on the animation-matrix texture"
+                    .into(),
+            );
+        }
+        let src = self.vat_source.clone();
+        let mut lit: [Option<Pipeline>; 3] = [None; 3];
+        for (lod, influences) in [4, 2, 1].into_iter().enumerate() {
+            if !vat.meshes.iter().any(|m| m[lod].is_some()) {
+                continue;
+            }
+            let header = format!(
+                "#version 330\n#define INFLUENCES {influences}\n#define MAX_INSTANCES {}\n#define MAX_JOINTS {}\n#define VAT\n",
+                src.per_batch, src.joints
+            );
+            let shader = compile(
+                ctx,
+                "crowd VAT",
+                &format!("{header}{CROWD_VERT}"),
+                LIT_FRAG,
+                &["shadow_map"],
+                src.lit_uniforms.clone(),
+            );
+            let shader = match shader {
+                Ok(s) => s,
+                Err(e) => {
+                    for p in lit.into_iter().flatten() {
+                        ctx.delete_pipeline(p);
+                    }
+                    texture.delete();
+                    return Err(e);
+                }
+            };
+            lit[lod] = Some(ctx.new_pipeline(
+                &[BufferLayout::default()],
+                &src.attributes,
+                shader,
+                src.params,
+            ));
+        }
+        self.info.vat_bytes = texture.bytes();
+        self.vat = Some(VatGpu {
+            texture,
+            lit,
+            meshes: vat.meshes.clone(),
+            width: vat.width,
+        });
+        Ok(())
+    }
+
+    /// True while mid/far figures are read from the vertex animation texture.
+    pub fn vat_active(&self) -> bool {
+        self.vat.is_some()
     }
 
     /// Frees the GPU resources (before a rebuild for another cast or uniform cap).
@@ -317,6 +434,9 @@ impl CrowdRenderer {
             ctx.delete_pipeline(l.lit);
             ctx.delete_pipeline(l.depth);
         }
+        if let Some(v) = self.vat {
+            v.delete(ctx);
+        }
         self.texture.delete();
     }
 
@@ -329,7 +449,7 @@ impl CrowdRenderer {
     }
 
     /// Raw locations of the current program's arrays, looked up once per program.
-    fn current_locations(&mut self) -> [i32; 3] {
+    fn current_locations(&mut self) -> Locations {
         let mut program: gl::GLint = 0;
         unsafe { gl::glGetIntegerv(GL_CURRENT_PROGRAM, &mut program) };
         *self.locations.entry(program as u32).or_insert_with(|| {
@@ -344,20 +464,32 @@ impl CrowdRenderer {
             } else {
                 loc("blobs")
             };
-            [array, loc("anim_tex"), loc("single")]
+            Locations {
+                array,
+                anim_tex: loc("anim_tex"),
+                single: loc("single"),
+                vat_tex: loc("vat_tex"),
+                vat_mesh: loc("vat_mesh"),
+            }
         })
     }
 
-    fn bind_animation_texture(&mut self) {
-        let [_, tex_loc, _] = self.current_locations();
-        unsafe {
-            gl::glActiveTexture(gl::GL_TEXTURE0 + ANIM_TEXTURE_UNIT);
-            gl::glBindTexture(gl::GL_TEXTURE_2D, self.texture.raw());
+    /// Binds the animation texture and, for a VAT program, the VAT to their units.
+    fn bind_textures(&mut self) -> Locations {
+        let locs = self.current_locations();
+        let bind = |unit: u32, texture: u32, location: i32| unsafe {
+            gl::glActiveTexture(gl::GL_TEXTURE0 + unit);
+            gl::glBindTexture(gl::GL_TEXTURE_2D, texture);
             gl::glActiveTexture(gl::GL_TEXTURE0);
-            if tex_loc >= 0 {
-                gl::glUniform1i(tex_loc, ANIM_TEXTURE_UNIT as gl::GLint);
+            if location >= 0 {
+                gl::glUniform1i(location, unit as gl::GLint);
             }
+        };
+        bind(ANIM_TEXTURE_UNIT, self.texture.raw(), locs.anim_tex);
+        if let Some(v) = &self.vat {
+            bind(VAT_TEXTURE_UNIT, v.texture.raw(), locs.vat_tex);
         }
+        locs
     }
 
     /// Every (submesh) list of one level of detail, in batches of the block size.
@@ -373,30 +505,59 @@ impl CrowdRenderer {
         if lists.iter().all(Vec::is_empty) {
             return;
         }
-        let pipeline = if depth {
-            &self.lods[lod].depth
-        } else {
-            &self.lods[lod].lit
-        };
-        ctx.apply_pipeline(pipeline);
-        self.bind_animation_texture();
-        let [array_loc, _, _] = self.current_locations();
         let per_batch = self.info.per_batch as usize;
+        // Which program is current: Some(true) the VAT one, Some(false) the matrix one.
+        let mut applied: Option<bool> = None;
+        let mut locs = None;
         for (submesh, list) in lists.iter().enumerate() {
             let count = list.len() / VEC4_PER_INSTANCE;
-            let Some(mesh) = self.meshes.get(submesh).and_then(|m| m[lod].as_ref()) else {
-                continue;
-            };
             if count == 0 {
                 continue;
             }
+            if self
+                .meshes
+                .get(submesh)
+                .and_then(|m| m[lod].as_ref())
+                .is_none()
+            {
+                continue;
+            }
+            let vat = self.vat.as_ref().filter(|_| !depth).and_then(|v| {
+                let entry = v.meshes.get(submesh).and_then(|m| m[lod])?;
+                Some((*v.lit[lod].as_ref()?, entry, v.width))
+            });
+            if applied != Some(vat.is_some()) {
+                let pipeline = match vat {
+                    Some((p, _, _)) => p,
+                    None if depth => self.lods[lod].depth,
+                    None => self.lods[lod].lit,
+                };
+                ctx.apply_pipeline(&pipeline);
+                applied = Some(vat.is_some());
+                locs = Some(self.bind_textures());
+            }
+            let (Some(locs), Some(mesh)) = (locs, self.meshes[submesh][lod].as_ref()) else {
+                continue;
+            };
             ctx.apply_bindings(&mesh.bindings);
             ctx.apply_uniforms(UniformsSource::table(uniforms));
+            if let Some((_, e, width)) = vat {
+                let int = |x: u32| x.min(i32::MAX as u32) as gl::GLint;
+                unsafe {
+                    gl::glUniform4i(
+                        locs.vat_mesh,
+                        int(e.first_texel),
+                        int(e.first_anim_row),
+                        int(e.vertices),
+                        int(width),
+                    );
+                }
+            }
             for range in batch_ranges(count, per_batch) {
                 let vectors = &list[range.start * VEC4_PER_INSTANCE..range.end * VEC4_PER_INSTANCE];
                 unsafe {
                     gl::glUniform4fv(
-                        array_loc,
+                        locs.array,
                         vectors.len() as i32,
                         vectors.as_ptr() as *const f32,
                     );
@@ -427,7 +588,11 @@ impl CrowdRenderer {
             &self.naive_lit
         });
         ctx.apply_uniforms(UniformsSource::table(uniforms));
-        let [palette_loc, _, single_loc] = self.current_locations();
+        let Locations {
+            array: palette_loc,
+            single: single_loc,
+            ..
+        } = self.current_locations();
         let stride = frame.joints * TEXELS_PER_JOINT as usize;
         for d in &frame.draws {
             let Some(mesh) = self.meshes.get(d.submesh).and_then(|m| m[0].as_ref()) else {
@@ -472,7 +637,7 @@ impl CrowdRenderer {
         ctx.apply_pipeline(&self.blob);
         ctx.apply_bindings(&self.blob_quad);
         ctx.apply_uniforms(UniformsSource::table(view_proj));
-        let [loc, _, _] = self.current_locations();
+        let loc = self.current_locations().array;
         for chunk in blobs.chunks(self.max_blobs) {
             unsafe { gl::glUniform4fv(loc, chunk.len() as i32, chunk.as_ptr() as *const f32) };
             ctx.draw(0, 6, chunk.len() as i32);
@@ -537,7 +702,7 @@ impl WorldLayer for CrowdLayer<'_> {
                 },
             },
         };
-        stats.texture_bytes += self.renderer.info.texture_bytes;
+        stats.texture_bytes += self.renderer.info.texture_bytes + self.renderer.info.vat_bytes;
         match self.draw {
             CrowdDraw::Instanced(frame) => {
                 for lod in 0..3 {
@@ -556,5 +721,14 @@ impl WorldLayer for CrowdLayer<'_> {
                     .draw_naive(ctx, frame, false, &uniforms, stats);
             }
         }
+    }
+}
+
+impl VatGpu {
+    fn delete(self, ctx: &mut dyn RenderingBackend) {
+        for p in self.lit.into_iter().flatten() {
+            ctx.delete_pipeline(p);
+        }
+        self.texture.delete();
     }
 }

@@ -27,7 +27,7 @@ pub fn query_limits() -> GlLimits {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub enum FloatFormat {
     /// Exact: what the animation texture needs for bit-exact matrices.
     Rgba32F,

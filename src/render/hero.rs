@@ -955,6 +955,12 @@ impl WorldLayer for HeroRenderer {
         pass: &MainPassInfo,
         stats: &mut RenderStats,
     ) {
+        // Uploads happened in `prepare`; the frame's statistics count them once, here.
+        stats.palette_uploads += self.stats.palette_uploads;
+        stats.morph_uploads += self.stats.morph_uploads;
+        if self.mode == PaletteMode::Texture {
+            stats.texture_uploads += self.stats.palette_uploads;
+        }
         if self.culled {
             return;
         }

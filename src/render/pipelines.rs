@@ -138,7 +138,7 @@ pub struct FrameParams<'a> {
 }
 
 /// What the renderer did this frame, for the stats overlay and tests.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
 pub struct RenderStats {
     pub draw_calls: u32,
     pub triangles: u64,
@@ -149,8 +149,15 @@ pub struct RenderStats {
     pub uniform_bytes: u64,
     /// Instanced crowd draws (each a batch of at most the block size).
     pub batches: u32,
-    /// Bytes of the textures the crowd reads (animation texture).
+    /// Bytes of the textures the crowd reads (animation texture, VAT while in use).
     pub texture_bytes: u64,
+    /// Hero palette groups sent to the GPU this frame (0 while its pose is unchanged).
+    pub palette_uploads: u32,
+    /// Hero morphed vertex buffers rewritten this frame (0 while its weights are unchanged).
+    pub morph_uploads: u32,
+    /// Textures written this frame (the hero's palette textures when its palette does not fit
+    /// the uniforms; the crowd's textures are written once, at load).
+    pub texture_uploads: u32,
 }
 
 /// How crowd markers reach the GPU: the benchmark compares the two.

@@ -74,7 +74,8 @@ fn wrap(text: &str, max_width: f32) -> Vec<String> {
     lines
 }
 
-pub fn draw(game: &Game, info: &HudInfo) {
+/// Draws the HUD; returns its status lines as drawn.
+pub fn draw(game: &Game, info: &HudInfo) -> Vec<String> {
     let clock = &game.clock;
     let mode = match game.camera.mode {
         CameraMode::Fly => "fly",
@@ -134,4 +135,5 @@ pub fn draw(game: &Game, info: &HudInfo) {
             Color::new(1.0, 0.4, 0.4, 1.0),
         );
     }
+    status
 }

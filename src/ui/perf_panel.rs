@@ -13,9 +13,25 @@ use crate::render::RenderStats;
 const PANEL_W: f32 = 340.0;
 const PANEL_BG: Color = Color::new(0.0, 0.0, 0.0, 0.6);
 const TEXT: Color = Color::new(1.0, 1.0, 1.0, 1.0);
-const LINE: f32 = 20.0;
+const LINE: f32 = 18.0;
 const CROWD_SLIDER: u32 = 1;
 const LOD_SLIDER: u32 = 10;
+/// Vertex uniform vectors the cap control steps through (None: the GPU's own limit; 256 is
+/// the GL 3.3 minimum, 1024 a typical desktop, 64 a worst case).
+const UNIFORM_CAPS: [Option<u32>; 5] = [None, Some(4096), Some(1024), Some(256), Some(64)];
+
+/// The cap control's options: the fixed steps, plus a command-line value not among them.
+fn cap_options(current: Option<u32>) -> Vec<Option<u32>> {
+    let mut caps = UNIFORM_CAPS.to_vec();
+    if !caps.contains(&current) {
+        caps.insert(1, current);
+    }
+    caps
+}
+
+fn cap_label(cap: Option<u32>) -> String {
+    cap.map_or_else(|| "GPU limit".to_string(), |n| format!("{n} vectors"))
+}
 
 pub struct PerfPanel {
     slider: f32,
@@ -43,32 +59,28 @@ impl PerfPanel {
         x: f32,
         y: f32,
     ) -> bool {
-        let mut lines = vec![format!(
-            "draws {}  tris {}  instances {} ({}/{}/{})",
-            stats.draw_calls,
-            stats.triangles,
-            stats.marker_instances,
-            stats.instances_per_lod[0],
-            stats.instances_per_lod[1],
-            stats.instances_per_lod[2]
-        )];
-        lines.push(match gpu {
-            GpuTime::Millis(ms) => format!("{:<16} {:>7.2} ms", "GPU world passes", ms),
-            GpuTime::Pending => "GPU world passes   pending".to_string(),
-            GpuTime::Unsupported => "GPU timer queries: not supported".to_string(),
-        });
-        for stage in Stage::ALL {
-            // A stage that has not run yet shows as absent, never as a misleading 0.
-            if let Some(ms) = timings.smoothed_ms(stage) {
-                lines.push(format!("{:<16} {:>7.2} ms", stage.label(), ms));
-            }
-        }
-        // Controls take 292 px above the statistics lines.
-        let controls = 292.0;
+        let lines = stat_lines(timings, stats, gpu);
+        // Controls take 336 px above the statistics lines.
+        let controls = 336.0;
         let height = controls + lines.len() as f32 * LINE;
         draw_rectangle(x, y, PANEL_W, height, PANEL_BG);
         draw_text("Performance lab (Tab)", x + 10.0, y + 22.0, 22.0, TEXT);
+        let changed = self.draw_controls(game, x, y);
+        for (i, l) in lines.iter().enumerate() {
+            draw_text(
+                l,
+                x + 12.0,
+                y + controls + 10.0 + i as f32 * LINE,
+                18.0,
+                TEXT,
+            );
+        }
+        draw_frame_graph(history, x, y + height + 6.0, PANEL_W, 72.0);
+        changed
+    }
 
+    /// The slider, toggles and LOD distances; returns true when the crowd size changed.
+    fn draw_controls(&mut self, game: &mut Game, x: f32, y: f32) -> bool {
         let crowd = game.crowd_count();
         let track = Rect {
             x: x + 12.0,
@@ -127,6 +139,26 @@ impl PerfPanel {
         {
             game.toggles.per_agent_draws = naive;
         }
+        let mut vat = game.toggles.vat;
+        if self
+            .widgets
+            .checkbox(check(5.0), "mid/far from VAT (vertex anim.)", &mut vat)
+        {
+            game.toggles.vat = vat;
+        }
+        let caps = cap_options(game.toggles.uniform_cap);
+        let labels: Vec<String> = caps.iter().map(|&c| cap_label(c)).collect();
+        let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
+        let mut index = caps
+            .iter()
+            .position(|&c| c == game.toggles.uniform_cap)
+            .unwrap_or(0);
+        if self
+            .widgets
+            .choice(check(6.0), "uniform cap", &labels, &mut index)
+        {
+            game.toggles.uniform_cap = caps.get(index).copied().flatten();
+        }
         let mut d = game.lod_settings();
         let mut changed_lod = false;
         for (k, (name, value, max)) in [
@@ -139,7 +171,7 @@ impl PerfPanel {
         {
             let track = Rect {
                 x: x + 12.0,
-                y: y + 212.0 + k as f32 * 26.0,
+                y: y + 256.0 + k as f32 * 26.0,
                 w: PANEL_W - 24.0,
                 h: 14.0,
             };
@@ -159,18 +191,44 @@ impl PerfPanel {
             d.far = d.far.max(d.mid + 1.0);
             game.toggles.lod_distances = Some(d);
         }
-        for (i, l) in lines.iter().enumerate() {
-            draw_text(
-                l,
-                x + 12.0,
-                y + controls + 10.0 + i as f32 * LINE,
-                18.0,
-                TEXT,
-            );
-        }
-        draw_frame_graph(history, x, y + height + 8.0, PANEL_W, 90.0);
         changed
     }
+}
+
+/// The panel's statistics lines: counters of the renderer's last frame, then smoothed stage
+/// timings (what `--stats-out` reports as shown).
+pub fn stat_lines(timings: &StageTimings, stats: &RenderStats, gpu: GpuTime) -> Vec<String> {
+    let mut lines = vec![format!(
+        "draws {}  tris {}  people {} ({}/{}/{})",
+        stats.draw_calls,
+        stats.triangles,
+        stats.instances_per_lod.iter().sum::<u32>(),
+        stats.instances_per_lod[0],
+        stats.instances_per_lod[1],
+        stats.instances_per_lod[2]
+    )];
+    lines.push(format!(
+        "batches {}  uniforms {:.1} KB  textures {:.1} MB",
+        stats.batches,
+        stats.uniform_bytes as f64 / 1024.0,
+        stats.texture_bytes as f64 / 1e6
+    ));
+    lines.push(format!(
+        "uploads: palettes {}  morphs {}  textures {}",
+        stats.palette_uploads, stats.morph_uploads, stats.texture_uploads
+    ));
+    lines.push(match gpu {
+        GpuTime::Millis(ms) => format!("{:<16} {:>7.2} ms", "GPU world passes", ms),
+        GpuTime::Pending => "GPU world passes   pending".to_string(),
+        GpuTime::Unsupported => "GPU timer queries: not supported".to_string(),
+    });
+    for stage in Stage::ALL {
+        // A stage that has not run yet shows as absent, never as a misleading 0.
+        if let Some(ms) = timings.smoothed_ms(stage) {
+            lines.push(format!("{:<16} {:>7.2} ms", stage.label(), ms));
+        }
+    }
+    lines
 }
 
 /// Frame times as bars, newest on the right; red marks where the crowd size changed.
@@ -209,4 +267,20 @@ fn draw_frame_graph(history: &FrameHistory, x: f32, y: f32, w: f32, h: f32) {
         15.0,
         TEXT,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cap_control_offers_the_steps_and_keeps_a_command_line_value() {
+        assert_eq!(cap_options(None), UNIFORM_CAPS.to_vec());
+        assert_eq!(cap_options(Some(256)), UNIFORM_CAPS.to_vec());
+        let custom = cap_options(Some(500));
+        assert_eq!(custom.len(), UNIFORM_CAPS.len() + 1);
+        assert_eq!(custom[1], Some(500));
+        assert_eq!(cap_label(None), "GPU limit");
+        assert_eq!(cap_label(Some(64)), "64 vectors");
+    }
 }

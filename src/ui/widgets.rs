@@ -62,6 +62,28 @@ impl WidgetState {
         (*value - before).abs() > f32::EPSILON
     }
 
+    /// A row that steps through `options` on each click (the current one shown after the
+    /// label); returns true when the choice changed.
+    pub fn choice(&mut self, area: Rect, label: &str, options: &[&str], index: &mut usize) -> bool {
+        let (mx, my) = mouse_position();
+        let clicked = is_mouse_button_pressed(MouseButton::Left) && area.contains(mx, my);
+        if clicked {
+            *index = next_choice(*index, options.len());
+        }
+        let current = options.get(*index).copied().unwrap_or("?");
+        let s = area.h.min(16.0);
+        draw_rectangle_lines(area.x, area.y, s, s, 2.0, TEXT);
+        draw_text(">", area.x + 4.0, area.y + s - 3.0, 16.0, FILL);
+        draw_text(
+            format!("{label}: {current}"),
+            area.x + s + 8.0,
+            area.y + s - 2.0,
+            18.0,
+            TEXT,
+        );
+        clicked && options.len() > 1
+    }
+
     /// A checkbox with a label; returns true when it was toggled.
     pub fn checkbox(&mut self, area: Rect, label: &str, value: &mut bool) -> bool {
         let (mx, my) = mouse_position();
@@ -79,9 +101,26 @@ impl WidgetState {
     }
 }
 
+/// The option after `index`, wrapping (0 when there are none).
+pub fn next_choice(index: usize, count: usize) -> usize {
+    if count == 0 {
+        0
+    } else {
+        (index + 1) % count
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn choices_step_and_wrap() {
+        assert_eq!(next_choice(0, 4), 1);
+        assert_eq!(next_choice(3, 4), 0);
+        assert_eq!(next_choice(7, 4), 0);
+        assert_eq!(next_choice(0, 0), 0);
+    }
 
     #[test]
     fn slider_maps_pointer_to_value_and_clamps() {

@@ -1,6 +1,7 @@
 // Skinned crowd figures (GPU Gems 3 ch. 2). Prepended by the renderer:
 //   #version 330, #define INFLUENCES n (4 near, 2 mid, 1 far), #define MAX_INSTANCES n,
-//   and #define NAIVE for the one-draw-per-person yardstick.
+//   #define NAIVE for the one-draw-per-person yardstick, and #define VAT for figures whose
+//   skinned vertices are read from the vertex animation texture (cast/vat.rs owns its layout).
 //
 // Instance block (5 vec4, see view/instances.rs): rows 0..2 of the 3x4 world matrix, tint
 // (rgb, a = strength; a > 1.5 paints the whole figure, the LOD debug mode), animation
@@ -21,6 +22,11 @@ uniform vec4 single[5];
 #else
 uniform vec4 instances[MAX_INSTANCES * 5];
 uniform sampler2D anim_tex;
+#endif
+#ifdef VAT
+uniform sampler2D vat_tex;
+// This mesh's place in the VAT: first texel, first animation row, vertices, texture width.
+uniform ivec4 vat_mesh;
 #endif
 
 out vec3 v_world;
@@ -67,8 +73,46 @@ void add_joint(int j, float w, vec4 anim) {
 }
 #endif
 
+#ifdef VAT
+vec4 vat_texel(int row) {
+    int i = vat_mesh.x + (row - vat_mesh.y) * vat_mesh.z + gl_VertexID;
+    return texelFetch(vat_tex, ivec2(i % vat_mesh.w, i / vat_mesh.w), 0);
+}
+
+// The normal packed as x + 256 y + 65536 z, 8 bits per axis.
+vec3 unpack_normal(float bits) {
+    int i = int(bits + 0.5);
+    return vec3(float(i & 255), float((i >> 8) & 255), float((i >> 16) & 255)) / 127.5 - 1.0;
+}
+
+// The skinned vertex at a fractional frame position, interpolated between the nearest rows
+// (the same rows, fraction and weights as the matrix path, so the two agree).
+void add_vat_frame(float frame, float w, inout vec3 p, inout vec3 n) {
+    int row = int(frame);
+    float f = frame - float(row);
+    vec4 a = vat_texel(row);
+    vec3 pa = a.xyz;
+    vec3 na = unpack_normal(a.w);
+    if (f > 0.0) {
+        vec4 b = vat_texel(row + 1);
+        pa = mix(pa, b.xyz, f);
+        na = mix(na, unpack_normal(b.w), f);
+    }
+    p += pa * w;
+    n += na * w;
+}
+#endif
+
 void main() {
     vec4 anim = block(4);
+#ifdef VAT
+    vec3 vp = vec3(0.0);
+    vec3 vn = vec3(0.0);
+    add_vat_frame(anim.x, 1.0 - anim.z, vp, vn);
+    if (anim.z > 0.0) add_vat_frame(anim.y, anim.z, vp, vn);
+    vec4 skinned = vec4(vp, 1.0);
+    vec4 skinned_n = vec4(vn, 0.0);
+#else
     for (int i = 0; i < INFLUENCES; i++) {
         float w = in_weights[i];
         if (w > 0.0) add_joint(int(in_joints[i] + 0.5), w, anim);
@@ -77,6 +121,7 @@ void main() {
     vec4 skinned = vec4(dot(r0, p), dot(r1, p), dot(r2, p), 1.0);
     vec4 n4 = vec4(in_normal, 0.0);
     vec4 skinned_n = vec4(dot(r0, n4), dot(r1, n4), dot(r2, n4), 0.0);
+#endif
     vec4 w0 = block(0);
     vec4 w1 = block(1);
     vec4 w2 = block(2);
