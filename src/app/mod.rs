@@ -235,9 +235,26 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
                 h.wave();
             }
         }
-        timings.measure(Stage::Simulation, || {
-            game.frame(frame_seconds as f64, &input)
+        let sim_start = Instant::now();
+        game.frame(frame_seconds as f64, &input);
+        let sim_time = sim_start.elapsed();
+        // The hero's animation, palettes and morph rebuilds run inside `Game::frame`: charge
+        // them to their own stages and the rest to the simulation.
+        let hero_stages = game.hero.as_ref().map_or([0.0; 3], |h| {
+            [h.stats.anim_us, h.stats.palette_us, h.stats.morph_us]
         });
+        let mut hero_total = Duration::ZERO;
+        for (stage, us) in [Stage::Animation, Stage::Palettes, Stage::Morphs]
+            .into_iter()
+            .zip(hero_stages)
+        {
+            if game.hero.is_some() {
+                let d = Duration::from_secs_f64(f64::from(us.max(0.0)) * 1e-6);
+                timings.add(stage, d);
+                hero_total += d;
+            }
+        }
+        timings.add(Stage::Simulation, sim_time.saturating_sub(hero_total));
 
         if last_poll.elapsed() >= RELOAD_POLL {
             last_poll = Instant::now();
