@@ -94,6 +94,10 @@ pub struct PlayArgs {
     /// Start with the naive path: one draw per person, CPU palettes, no culling, full detail.
     #[arg(long)]
     pub naive: bool,
+    /// Start in the culling debug view (F7): the world from a second camera, the player's
+    /// frustum as lines, culled people in red.
+    #[arg(long)]
+    pub cull_view: bool,
     /// Start with mid and far figures drawn from the vertex animation texture (baked at start,
     /// ~50 MB) instead of the animation-matrix texture.
     #[arg(long)]

@@ -133,6 +133,7 @@ fn play(args: PlayArgs) -> ExitCode {
         lod_colors: args.lod_colors,
         naive: args.naive,
         vat: args.vat,
+        cull_view: args.cull_view,
         paused: args.paused,
         max_uniform_vectors: args.max_uniform_vectors,
         follow: args.follow,

@@ -229,6 +229,7 @@ fn packing_matches_brute_force_culling_and_decodes_back() {
         eye,
         lod: Some(&level.lod),
         lod_colors: false,
+        show_culled: false,
     };
     let mut frame = CrowdFrame::default();
     let mut state = Vec::new();

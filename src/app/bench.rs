@@ -79,6 +79,7 @@ async fn bench(args: &BenchArgs, level: &Level) -> Result<Vec<BenchRow>, String>
                     eye: camera.eye(),
                     lod: mode.uses_lod().then_some(&lod),
                     lod_colors: false,
+                    show_culled: false,
                 };
                 let counts = crowd_gfx.pack(&game.agents, &opts, mode == BenchMode::Naive, |_| 1.0);
                 let cull = t1.elapsed().as_secs_f64() * 1000.0;

@@ -21,7 +21,7 @@ pub struct InputReader {
 const DOUBLE_CLICK_SECONDS: f32 = 0.35;
 const DOUBLE_CLICK_PIXELS: f32 = 6.0;
 
-const ACTION_KEYS: [(KeyCode, Action); 19] = [
+const ACTION_KEYS: [(KeyCode, Action); 20] = [
     (KeyCode::Space, Action::TogglePause),
     (KeyCode::P, Action::TogglePause),
     (KeyCode::N, Action::SingleStep),
@@ -37,6 +37,7 @@ const ACTION_KEYS: [(KeyCode, Action); 19] = [
     (KeyCode::G, Action::GlideToNextPoi),
     (KeyCode::F3, Action::ToggleAgentOverlay),
     (KeyCode::F4, Action::ToggleCurveEditor),
+    (KeyCode::F7, Action::ToggleCullView),
     (KeyCode::F, Action::ToggleFollow),
     (KeyCode::V, Action::HeroWave),
     (KeyCode::F5, Action::ToggleHeroAnimationPanel),

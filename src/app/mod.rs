@@ -22,6 +22,7 @@ use crate::render::{display_color, FrameParams, MarkerPath, RenderStats, Rendere
 use crate::scenery::furniture::build_static_mesh;
 use crate::tween::Easing;
 use crate::ui::agent_overlay;
+use crate::ui::cull_view_overlay::draw_cull_view_overlay;
 use crate::ui::curve_preview::BezierEditor;
 use crate::ui::glide_editor;
 use crate::ui::hud::{self, HudInfo};
@@ -29,6 +30,7 @@ use crate::ui::perf_panel::PerfPanel;
 use crate::view::camera::ground_point;
 use crate::view::camera::CameraRig;
 use crate::view::crowd_pack::CrowdPackOptions;
+use crate::view::cull_view::overview_camera;
 use crate::view::frustum::Frustum;
 use crate::view::light::sun_view_projection;
 use crate::view::markers::{pack_markers, PackOptions, MARKER_FLOATS};
@@ -53,6 +55,8 @@ pub struct PlaySetup {
     pub naive: bool,
     /// Start with mid/far figures drawn from the vertex animation texture.
     pub vat: bool,
+    /// Start in the culling debug view.
+    pub cull_view: bool,
     pub paused: bool,
     pub max_uniform_vectors: Option<u32>,
     /// Start with the hero's follow camera.
@@ -134,6 +138,7 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         lod_colors,
         naive,
         vat,
+        cull_view,
         paused,
         max_uniform_vectors,
         follow,
@@ -147,6 +152,7 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
     game.toggles.lod_colors = lod_colors;
     game.toggles.per_agent_draws = naive;
     game.toggles.vat = vat;
+    game.toggles.cull_view = cull_view;
     if paused {
         game.frame(
             0.0,
@@ -303,6 +309,7 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
                 eye: game.camera.eye(),
                 lod: game.toggles.lod.then_some(&lod),
                 lod_colors: game.toggles.lod_colors,
+                show_culled: game.toggles.cull_view,
             };
             // The naive path's cost is sampling a palette per person: that is animation work.
             let stage = if naive {
@@ -358,11 +365,17 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
             layers.push(l);
         }
         layers.extend(hero_view.layers());
+        // The culling debug view draws from a second camera; culling and LOD above stayed the
+        // player's.
+        let overview = game
+            .toggles
+            .cull_view
+            .then(|| overview_camera(&game.camera));
         let stats = draw_world(
             &mut renderer,
             level,
             game.scenery_version(),
-            &game.camera,
+            overview.as_ref().unwrap_or(&game.camera),
             aspect,
             game.shadows_enabled(),
             marker_path,
@@ -379,6 +392,9 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         let ui_start = Instant::now();
 
         set_default_camera();
+        if let Some(over) = &overview {
+            draw_cull_view_overlay(&game.camera, over, aspect, lod.far);
+        }
         if game.show_agent_overlay {
             agent_overlay::draw(
                 &game.agents,

@@ -33,6 +33,7 @@ pub enum Action {
     TogglePerfPanel,
     /// Behaviour state labels above nearby agents.
     ToggleAgentOverlay,
+    ToggleCullView,
     /// The easing editor for camera glides.
     ToggleCurveEditor,
     /// Startle the people around the point the camera looks at.
@@ -82,6 +83,9 @@ pub struct RenderToggles {
     /// Mid and far figures read baked vertices from the vertex animation texture instead of
     /// blending joint matrices.
     pub vat: bool,
+    /// Draw the world from a second camera, with the player's frustum as lines and culled
+    /// people in red (culling and LOD still follow the player's camera).
+    pub cull_view: bool,
 }
 
 impl Default for RenderToggles {
@@ -95,6 +99,7 @@ impl Default for RenderToggles {
             shadows: None,
             uniform_cap: None,
             vat: false,
+            cull_view: false,
         }
     }
 }
@@ -366,6 +371,7 @@ impl Game {
                 Action::ResetCamera => self.camera = CameraRig::from_start(&self.level.camera),
                 Action::ToggleHelp => self.show_help = !self.show_help,
                 Action::ToggleAgentOverlay => self.show_agent_overlay = !self.show_agent_overlay,
+                Action::ToggleCullView => self.toggles.cull_view = !self.toggles.cull_view,
                 Action::ToggleCurveEditor => self.show_curve_editor = !self.show_curve_editor,
                 Action::TogglePerfPanel => {
                     self.show_perf_panel = !self.show_perf_panel;

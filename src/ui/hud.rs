@@ -21,7 +21,7 @@ pub const HELP: &[&str] = &[
     "C switch orbit/fly   Home reset camera   Space/P pause   N single step (paused)",
     "[ slower   ] faster   Backspace normal speed   X startle people at the camera's focus",
     "G glide to the next point of interest   double-click the ground to glide there",
-    "Tab performance lab   F3 behaviour labels   F4 glide easing editor   F1/H help   Esc quit",
+    "Tab performance lab   F3 behaviour labels   F4 glide easing editor   F7 culling view   F1/H help   Esc quit",
     "F follow the hero (WASD walk, Shift run, drag orbit, wheel zoom)   V wave   F5 animation   F6 expressions",
     "Edit the level file while playing: changes apply within a second.",
 ];

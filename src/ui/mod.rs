@@ -1,6 +1,7 @@
 //! Panels and overlays drawn with macroquad's 2D shapes. Each keeps its math in pure, tested
 //! functions and does the drawing in a thin layer on top.
 pub mod agent_overlay;
+pub mod cull_view_overlay;
 pub mod curve_preview;
 pub mod glide_editor;
 pub mod hero_panels;

@@ -60,8 +60,8 @@ impl PerfPanel {
         y: f32,
     ) -> bool {
         let lines = stat_lines(timings, stats, gpu);
-        // Controls take 336 px above the statistics lines.
-        let controls = 336.0;
+        // Controls take 358 px above the statistics lines.
+        let controls = 358.0;
         let height = controls + lines.len() as f32 * LINE;
         draw_rectangle(x, y, PANEL_W, height, PANEL_BG);
         draw_text("Performance lab (Tab)", x + 10.0, y + 22.0, 22.0, TEXT);
@@ -146,6 +146,14 @@ impl PerfPanel {
         {
             game.toggles.vat = vat;
         }
+        let mut cull_view = game.toggles.cull_view;
+        if self.widgets.checkbox(
+            check(7.0),
+            "culling view from a 2nd camera (F7)",
+            &mut cull_view,
+        ) {
+            game.toggles.cull_view = cull_view;
+        }
         let caps = cap_options(game.toggles.uniform_cap);
         let labels: Vec<String> = caps.iter().map(|&c| cap_label(c)).collect();
         let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
@@ -171,7 +179,7 @@ impl PerfPanel {
         {
             let track = Rect {
                 x: x + 12.0,
-                y: y + 256.0 + k as f32 * 26.0,
+                y: y + 278.0 + k as f32 * 26.0,
                 w: PANEL_W - 24.0,
                 h: 14.0,
             };

@@ -24,7 +24,13 @@ pub struct CrowdPackOptions<'a> {
     pub lod: Option<&'a LodSettings>,
     /// Paint people by level of detail instead of clothing.
     pub lod_colors: bool,
+    /// The culling debug view: list culled people too (far mesh, painted `CULLED_COLOR`) so a
+    /// second camera shows what the player's camera left out. Counts stay as without it.
+    pub show_culled: bool,
 }
+
+/// The colour of culled people in the culling debug view.
+pub const CULLED_COLOR: Vec3 = Vec3::new(0.95, 0.08, 0.05);
 
 /// What this frame's selection did, for the stats panel and the benchmark.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -165,6 +171,17 @@ pub fn pack_crowd(
             .is_some_and(|f| !f.contains_sphere(centre, body.radius * scale))
         {
             out.counts.culled += 1;
+            if opts.show_culled {
+                let world = person_world(body, p, crowd.heading[i], scale);
+                let anim = anim_vector(body, &crowd.anim[i], skin_tone(i));
+                let far = Lod::Far.index();
+                push_block(
+                    &mut out.lists[far][body.submesh],
+                    &world,
+                    CULLED_COLOR.extend(2.0),
+                    anim,
+                );
+            }
             continue;
         }
         let l = lod.index();

@@ -1,6 +1,7 @@
 //! What the camera sees, as plain data: cameras, frustum culling, packed instances.
 pub mod camera;
 pub mod crowd_pack;
+pub mod cull_view;
 pub mod frustum;
 pub mod instances;
 pub mod light;

@@ -1,0 +1,69 @@
+//! The culling debug view's packing: culled people are listed too (far mesh, painted red) while
+//! the counts stay those of the player's camera.
+
+use std::path::Path;
+
+use glam::Vec3;
+use throng::cast::CrowdCast;
+use throng::crowd::Crowd;
+use throng::level::load_level;
+use throng::view::crowd_pack::{pack_crowd, CrowdFrame, CrowdPackOptions, CULLED_COLOR};
+use throng::view::frustum::Frustum;
+use throng::view::instances::{unpack_instance, VEC4_PER_INSTANCE};
+
+#[test]
+fn culled_people_are_listed_in_red_at_far_detail_and_counts_do_not_change() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let level = load_level(&root.join("levels/plaza.ron"), root).expect("plaza");
+    let cast = CrowdCast::load(&level, root, "levels/plaza.ron").expect("cast");
+    let crowd = Crowd::from_level(&level, 2000, 3);
+    let eye = Vec3::new(10.0, 15.0, 50.0);
+    let vp = glam::Mat4::perspective_rh_gl(0.8, 16.0 / 9.0, 0.1, 500.0)
+        * glam::Mat4::look_at_rh(eye, Vec3::ZERO, Vec3::Y);
+    let frustum = Frustum::from_view_projection(&vp);
+    let pack = |show_culled: bool| {
+        let opts = CrowdPackOptions {
+            frustum: Some(&frustum),
+            eye,
+            lod: Some(&level.lod),
+            lod_colors: false,
+            show_culled,
+        };
+        let mut frame = CrowdFrame::default();
+        let mut state = Vec::new();
+        pack_crowd(&opts, &crowd, &cast, |_| 1.0, &mut state, &mut frame);
+        frame
+    };
+    let plain = pack(false);
+    let debug = pack(true);
+    assert_eq!(plain.counts, debug.counts);
+    let culled = debug.counts.culled as usize;
+    assert!(culled > 100, "{:?}", debug.counts);
+    // Near and mid lists are the same; far lists gain exactly one red block per culled person.
+    assert_eq!(plain.lists[0], debug.lists[0]);
+    assert_eq!(plain.lists[1], debug.lists[1]);
+    let blocks = |f: &CrowdFrame| -> Vec<[[f32; 4]; 5]> {
+        f.lists[2]
+            .iter()
+            .flat_map(|l| l.chunks_exact(VEC4_PER_INSTANCE))
+            .map(|c| [c[0], c[1], c[2], c[3], c[4]])
+            .collect()
+    };
+    let (before, after) = (blocks(&plain), blocks(&debug));
+    assert_eq!(after.len(), before.len() + culled);
+    let red: Vec<_> = after
+        .iter()
+        .filter(|b| b[3] == CULLED_COLOR.extend(2.0).to_array())
+        .collect();
+    assert_eq!(red.len(), culled);
+    // Each red person really is outside the frustum: its sphere was outside by at least its
+    // radius (~1 m), so a point near its middle is outside too.
+    for b in red {
+        let inst = unpack_instance(b).expect("a whole block");
+        let at = inst.world.w_axis.truncate();
+        assert!(
+            !frustum.contains_sphere(at + Vec3::Y * 0.9, 0.0),
+            "a red person at {at} is inside the frustum"
+        );
+    }
+}

@@ -1,0 +1,91 @@
+//! The culling debug view (F7, `--cull-view`): the same frame's culling drawn from a second
+//! camera. Culled people appear in red, the player's frustum in yellow, and the counts stay
+//! those of the player's camera.
+
+mod support;
+
+use serde_json::Value;
+use support::{find_display, project_root, read_png, run_throng, Rgb8Image};
+
+fn is_culled_red(p: [u8; 3]) -> bool {
+    p[0] > 150 && p[1] < 70 && p[2] < 70
+}
+
+fn is_frustum_yellow(p: [u8; 3]) -> bool {
+    p[0] > 220 && p[1] > 180 && p[2] < 80
+}
+
+fn count(img: &Rgb8Image, f: impl Fn([u8; 3]) -> bool) -> usize {
+    img.pixels.iter().filter(|p| f(**p)).count()
+}
+
+#[test]
+fn the_culling_view_shows_culled_people_and_the_frustum_from_above() {
+    let Some(display) = find_display("the_culling_view_shows_culled_people") else {
+        return;
+    };
+    let scratch = project_root().join("target").join("test-levels");
+    std::fs::create_dir_all(&scratch).expect("scratch");
+    let dir = tempfile::tempdir_in(&scratch).expect("temp dir");
+    let shoot = |name: &str, extra: &[&str]| {
+        let shot = dir.path().join(format!("{name}.png"));
+        let stats = dir.path().join(format!("{name}.json"));
+        let (shot_arg, stats_arg) = (
+            shot.to_string_lossy().to_string(),
+            stats.to_string_lossy().to_string(),
+        );
+        let mut args = vec![
+            "levels/plaza.ron",
+            "--paused",
+            "--crowd",
+            "2000",
+            "--frames",
+            "4",
+            "--screenshot",
+            &shot_arg,
+            "--stats-out",
+            &stats_arg,
+        ];
+        args.extend_from_slice(extra);
+        let out = run_throng(&display, &args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report: Value =
+            serde_json::from_str(&std::fs::read_to_string(&stats).expect("stats")).expect("json");
+        (read_png(&shot), report)
+    };
+    let (player, player_stats) = shoot("player", &[]);
+    let (view, view_stats) = shoot("cull_view", &["--cull-view"]);
+    let counts = |r: &Value| ["drawn", "culled", "beyond"].map(|k| r[k].as_u64().expect("count"));
+    // Culling and LOD still follow the player's camera: the same people drawn and culled.
+    assert_eq!(counts(&player_stats), counts(&view_stats));
+    let [drawn, culled, _] = counts(&view_stats);
+    assert!(
+        culled > 200 && drawn > 200,
+        "drawn {drawn}, culled {culled}"
+    );
+    // The culled people are drawn (far mesh, red) on top of the visible ones: more triangles.
+    let tris = |r: &Value| r["render"]["triangles"].as_u64().expect("triangles");
+    assert!(tris(&view_stats) > tris(&player_stats));
+
+    let red = (count(&player, is_culled_red), count(&view, is_culled_red));
+    let yellow = (
+        count(&player, is_frustum_yellow),
+        count(&view, is_frustum_yellow),
+    );
+    support::say(&format!(
+        "culling view render test RAN: {culled} culled; red pixels {} -> {}, frustum yellow {} -> {}",
+        red.0, red.1, yellow.0, yellow.1
+    ));
+    assert!(
+        red.1 > 1000 && red.1 > red.0 * 5,
+        "culled people in red: {red:?}"
+    );
+    assert!(
+        yellow.1 > 2000 && yellow.1 > yellow.0 * 5,
+        "frustum lines: {yellow:?}"
+    );
+}
