@@ -11,6 +11,10 @@ use std::time::{Duration, Instant};
 use support::{find_display, project_root, read_png, Display};
 
 fn level(sky: &str) -> String {
+    level_with_hero(sky, "assets/hero/Godette_vrm_v4.vrm")
+}
+
+fn level_with_hero(sky: &str, hero: &str) -> String {
     format!(
         r#"Level(
     name: "Hot reload test",
@@ -24,7 +28,7 @@ fn level(sky: &str) -> String {
         walk_speed: (min: 1.0, max: 1.4),
         seed: 3,
     ),
-    hero: (model: "assets/hero/Godette_vrm_v4.vrm", spawn: (0.0, 10.0)),
+    hero: (model: "{hero}", spawn: (0.0, 10.0)),
     lighting: (sky_color: {sky}),
     camera: (target: (0.0, 1.0, 0.0), distance: 30.0, yaw_deg: 0.0, pitch_deg: 4.0),
 )
@@ -116,7 +120,8 @@ fn running_game_applies_edits_and_survives_a_broken_one() {
     std::thread::sleep(Duration::from_millis(600));
     std::fs::write(&level_path, level("(0.1, 0.7,")).expect("write broken level");
     std::thread::sleep(Duration::from_millis(900));
-    let designer_bytes = level("(0.05, 0.6, 0.08)");
+    // The fixed edit also makes a skinned glTF with its own clips the hero.
+    let designer_bytes = level_with_hero("(0.05, 0.6, 0.08)", "assets/characters/Casual_Male.gltf");
     std::fs::write(&level_path, &designer_bytes).expect("write fixed level");
 
     let out = child.wait_with_output().expect("throng exits");
@@ -137,6 +142,10 @@ fn running_game_applies_edits_and_survives_a_broken_one() {
         .filter(|l| l.starts_with("throng: reloaded"))
         .count();
     assert_eq!(reloaded, 1, "{lines:?}");
+    assert!(
+        stderr.contains("throng: hero: now assets/characters/Casual_Male.gltf"),
+        "the hero was not swapped for the edited model: {stderr}"
+    );
     // The game never writes to the designer's file.
     assert_eq!(
         std::fs::read_to_string(&level_path).expect("read"),

@@ -1,7 +1,9 @@
 //! The window side of the hero: loads its model for the game, owns its renderer and panels,
-//! and shows its warnings. A hero that cannot load leaves the plaza playable without it.
+//! and shows its warnings. A hero that cannot load leaves the plaza playable without it; a
+//! level edit that names another model swaps it in place (the old one stays when the new one
+//! cannot load).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use glam::Mat4;
@@ -21,7 +23,11 @@ pub struct HeroView {
     renderer: Option<HeroRenderer>,
     panels: HeroPanels,
     warnings: Vec<String>,
+    /// Since when the warnings box is up (start, or the last model swap).
     started: Instant,
+    asset_root: PathBuf,
+    /// The level's `hero.model` the current hero was loaded from (or failed to load from).
+    model: String,
 }
 
 /// `THRONG_HERO_PALETTE=texture` forces the float-texture palette; `THRONG_MAX_VERTEX_UNIFORMS=N`
@@ -38,44 +44,61 @@ fn options_from_env() -> HeroRenderOptions {
 impl HeroView {
     /// Loads the level's hero model into `game` and builds its renderer.
     pub fn load(game: &mut Game, asset_root: &Path) -> HeroView {
+        let model = game.level().hero.model.clone();
         let mut warnings = Vec::new();
-        let level = game.level().clone();
-        let path = asset_root.join(&level.hero.model);
-        match crate::asset::load_file(&path) {
-            Ok(scene) => {
-                let hero = Hero::new(scene, &level.hero, &level);
-                for w in &hero.warnings {
-                    eprintln!("throng: hero: {w}");
-                }
-                warnings.extend(hero.warnings.iter().cloned());
+        let mut renderer = None;
+        match build(game, asset_root) {
+            Ok((hero, r, w)) => {
+                warnings = w;
                 game.attach_hero(hero);
+                renderer = r;
             }
-            Err(e) => {
-                let w = format!("hero not loaded: {e}");
-                eprintln!("throng: {w}");
-                warnings.push(w);
-            }
+            Err(w) => warnings.push(w),
         }
-        let renderer = game.hero.as_ref().and_then(|h| {
-            let gl = unsafe { get_internal_gl() };
-            match HeroRenderer::new(gl.quad_context, h, options_from_env()) {
-                Ok(r) => {
-                    warnings.extend(r.warnings.iter().cloned());
-                    Some(r)
-                }
-                Err(e) => {
-                    let w = format!("hero not drawn: {e}");
-                    eprintln!("throng: {w}");
-                    warnings.push(w);
-                    None
-                }
-            }
-        });
         HeroView {
             renderer,
             panels: HeroPanels::default(),
             warnings,
             started: Instant::now(),
+            asset_root: asset_root.to_path_buf(),
+            model,
+        }
+    }
+
+    /// After a level reload: when `hero.model` names another file, swaps the hero for it where
+    /// the old one stood. When the new model cannot load, the old hero stays and says why.
+    pub fn sync(&mut self, game: &mut Game) {
+        let wanted = game.level().hero.model.clone();
+        if wanted == self.model {
+            return;
+        }
+        self.model = wanted.clone();
+        self.started = Instant::now();
+        match build(game, &self.asset_root) {
+            Ok((mut hero, renderer, warnings)) => {
+                if let Some(old) = game.hero.take() {
+                    hero.controller.position = old.controller.position;
+                    hero.controller.heading = old.controller.heading;
+                }
+                if let Some(old) = self.renderer.take() {
+                    let gl = unsafe { get_internal_gl() };
+                    old.delete(gl.quad_context);
+                }
+                eprintln!("throng: hero: now {wanted}");
+                game.hero = Some(hero);
+                self.renderer = renderer;
+                self.warnings = warnings;
+            }
+            Err(w) => {
+                let kept = if game.hero.is_some() {
+                    "the previous hero stays"
+                } else {
+                    "no hero"
+                };
+                let w = format!("{w} ({kept})");
+                eprintln!("throng: {w}");
+                self.warnings = vec![w];
+            }
         }
     }
 
@@ -130,4 +153,33 @@ impl HeroView {
             draw_warnings(&self.warnings, screen_height());
         }
     }
+}
+
+/// Loads the level's hero model and builds its renderer; the error says why there is no hero.
+fn build(
+    game: &Game,
+    asset_root: &Path,
+) -> Result<(Hero, Option<HeroRenderer>, Vec<String>), String> {
+    let level = game.level();
+    let path = asset_root.join(&level.hero.model);
+    let scene = crate::asset::load_file(&path).map_err(|e| format!("hero not loaded: {e}"))?;
+    let hero = Hero::new(scene, &level.hero, level);
+    let mut warnings = hero.warnings.clone();
+    for w in &warnings {
+        eprintln!("throng: hero: {w}");
+    }
+    let gl = unsafe { get_internal_gl() };
+    let renderer = match HeroRenderer::new(gl.quad_context, &hero, options_from_env()) {
+        Ok(r) => {
+            warnings.extend(r.warnings.iter().cloned());
+            Some(r)
+        }
+        Err(e) => {
+            let w = format!("hero not drawn: {e}");
+            eprintln!("throng: {w}");
+            warnings.push(w);
+            None
+        }
+    };
+    Ok((hero, renderer, warnings))
 }

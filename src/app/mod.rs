@@ -271,6 +271,7 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
                     Err(e) => eprintln!("throng: {e} (the last good level keeps running)"),
                 }
                 game.apply_reload(result);
+                hero_view.sync(&mut game);
                 if ok {
                     notice = Some((
                         format!("Reloaded {}", watcher.path().display()),
