@@ -1,4 +1,5 @@
-//! The benchmark's PNG plot: median frame time against crowd size (log scale), a line per mode.
+//! The benchmark's PNG plot: median frame time against crowd size, both on log scales (modes
+//! differ by factors of 10-40, which a linear axis flattens into the floor), a line per mode.
 //! Drawn on a plain RGB canvas with an 8x8 bitmap font, so it needs no system fonts.
 
 use font8x8::UnicodeFonts;
@@ -75,17 +76,26 @@ impl Canvas {
     }
 }
 
-/// A "nice" upper bound for an axis: 1, 2 or 5 times a power of ten.
-fn nice_ceiling(v: f64) -> f64 {
-    if !(v.is_finite() && v > 0.0) {
-        return 1.0;
+/// The decades (powers of ten, as exponents) a log axis needs to hold `values`: at least one.
+fn decades(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for v in values.filter(|v| v.is_finite() && *v > 0.0) {
+        lo = lo.min(v.log10().floor());
+        hi = hi.max(v.log10().ceil());
     }
-    let p = 10f64.powf(v.log10().floor());
-    [1.0, 2.0, 5.0, 10.0]
-        .iter()
-        .map(|m| m * p)
-        .find(|&c| c >= v)
-        .unwrap_or(10.0 * p)
+    if !lo.is_finite() {
+        return (0.0, 1.0);
+    }
+    (lo, hi.max(lo + 1.0))
+}
+
+/// An axis label for 10^e milliseconds.
+fn ms_label(e: i32) -> String {
+    if e >= 0 {
+        format!("{}", 10u64.pow(e as u32))
+    } else {
+        format!("{}", 10f64.powi(e))
+    }
 }
 
 /// Renders the plot as PNG bytes.
@@ -101,15 +111,22 @@ pub fn plot_png(rows: &[BenchRow], title: &str) -> Result<Vec<u8>, String> {
         min_n.log10().floor(),
         max_n.log10().ceil().max(min_n.log10().floor() + 1.0),
     );
-    let max_ms = nice_ceiling(rows.iter().map(|r| r.frame_ms_median).fold(0.0, f64::max));
+    let (ylo, yhi) = decades(rows.iter().map(|r| r.frame_ms_median));
     let sx = |n: f64| x0 + ((n.log10() - lo) / (hi - lo)) as f32 * (x1 - x0);
-    let sy = |ms: f64| y0 - (ms / max_ms) as f32 * (y0 - y1);
+    let sy = |ms: f64| y0 - ((ms.max(1e-9).log10() - ylo) / (yhi - ylo)) as f32 * (y0 - y1);
 
-    for k in 0..=5 {
-        let ms = max_ms * k as f64 / 5.0;
-        let y = sy(ms);
+    let light = [240, 240, 240];
+    for e in ylo as i32..=yhi as i32 {
+        let decade = 10f64.powi(e);
+        if e < yhi as i32 {
+            for m in [2.0, 5.0] {
+                let y = sy(decade * m);
+                c.line((x0, y), (x1, y), 1, light);
+            }
+        }
+        let y = sy(decade);
         c.line((x0, y), (x1, y), 1, grey);
-        c.text(8, y as i32 - 4, &format!("{ms:>7.1}"), 1, black);
+        c.text(8, y as i32 - 4, &format!("{:>8}", ms_label(e)), 1, black);
     }
     for e in lo as i32..=hi as i32 {
         let x = sx(10f64.powi(e));
@@ -133,7 +150,7 @@ pub fn plot_png(rows: &[BenchRow], title: &str) -> Result<Vec<u8>, String> {
         2,
         black,
     );
-    c.text(8, TOP as i32 - 24, "median frame ms", 1, black);
+    c.text(8, TOP as i32 - 24, "median frame ms (log scale)", 1, black);
 
     let mut modes: Vec<&str> = Vec::new();
     for r in rows {
@@ -181,11 +198,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn nice_axis_ceilings() {
-        assert_eq!(nice_ceiling(3.2), 5.0);
-        assert_eq!(nice_ceiling(0.7), 1.0);
-        assert_eq!(nice_ceiling(120.0), 200.0);
-        assert_eq!(nice_ceiling(0.0), 1.0);
+    fn log_axes_span_whole_decades() {
+        assert_eq!(decades([3.2, 120.0].into_iter()), (0.0, 3.0));
+        assert_eq!(decades([0.7].into_iter()), (-1.0, 0.0));
+        assert_eq!(decades([100.0].into_iter()), (2.0, 3.0));
+        assert_eq!(decades([0.0, f64::NAN].into_iter()), (0.0, 1.0));
+        assert_eq!(ms_label(3), "1000");
+        assert_eq!(ms_label(-1), "0.1");
     }
 
     #[test]
