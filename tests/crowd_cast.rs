@@ -395,3 +395,494 @@ fn the_crowd_vat_holds_the_skinned_mid_and_far_meshes_of_every_row() {
         }
     }
 }
+
+// --- The KayKit Knight and RobotExpressive on the market level ---
+
+fn market_cast() -> (throng::level::Level, CrowdCast) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let level = load_level(&root.join("levels/market.ron"), root).expect("market loads");
+    let cast = CrowdCast::load(&level, root, "levels/market.ron").expect("cast loads");
+    (level, cast)
+}
+
+fn body_named<'a>(cast: &'a CrowdCast, name: &str) -> (usize, &'a throng::cast::Body) {
+    cast.bodies
+        .iter()
+        .enumerate()
+        .find(|(_, b)| b.name == name)
+        .expect("body in the level")
+}
+
+fn load_model(path: &str) -> throng::asset::SceneAsset {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    throng::asset::load_file(&root.join(path)).expect("model")
+}
+
+/// Triangles of the scene's meshes on nodes named `names`.
+fn node_triangles(scene: &throng::asset::SceneAsset, names: &[&str]) -> usize {
+    scene
+        .nodes
+        .iter()
+        .filter(|n| n.name.as_deref().is_some_and(|x| names.contains(&x)))
+        .filter_map(|n| n.mesh)
+        .map(|m| {
+            scene.meshes[m]
+                .primitives
+                .iter()
+                .map(|p| p.triangle_count())
+                .sum::<usize>()
+        })
+        .sum()
+}
+
+fn palette_at(cast: &CrowdCast, row: u32) -> Vec<glam::Mat4> {
+    (0..cast.texture.joints)
+        .map(|j| cast.texture.matrix(row, j))
+        .collect()
+}
+
+fn walk_rows(body: &throng::cast::Body) -> throng::anim::anim_texture::ClipRows {
+    body.clips[ClipKind::ALL
+        .iter()
+        .position(|&k| k == ClipKind::Walk)
+        .unwrap()]
+}
+
+#[test]
+fn the_knight_wears_one_shield_and_one_sword_chosen_per_person() {
+    let (level, cast) = market_cast();
+    let (_, knight) = body_named(&cast, "knight");
+    let scene = load_model("assets/characters/Knight.glb");
+    let shields = [
+        "Round_Shield",
+        "Spike_Shield",
+        "Badge_Shield",
+        "Rectangle_Shield",
+        "1H_Sword_Offhand",
+    ];
+    let swords = ["1H_Sword", "2H_Sword"];
+    // The body: the six skinned meshes plus the helmet and cape, and no shield or sword.
+    let skinned: usize = scene
+        .nodes
+        .iter()
+        .filter(|n| n.skin.is_some())
+        .filter_map(|n| n.mesh)
+        .map(|m| scene.meshes[m].primitives[0].triangle_count())
+        .sum();
+    let worn = node_triangles(&scene, &["Knight_Helmet", "Knight_Cape"]);
+    let [near, mid, far] =
+        cast.body_triangles(cast.bodies.iter().position(|b| b.name == "knight").unwrap());
+    println!(
+        "knight body: near {near} mid {mid} far {far} tris (skinned {skinned}, helmet+cape {worn})"
+    );
+    assert_eq!(near, skinned + worn);
+    assert!(
+        mid * 3 < near && far * 2 < mid && far > 20,
+        "{near} {mid} {far}"
+    );
+    // One submesh per option, "" is nothing.
+    assert_eq!(knight.attachments.len(), 2);
+    assert_eq!(knight.attachments[0].len(), 6);
+    assert_eq!(knight.attachments[0][5], None);
+    assert_eq!(knight.attachments[1].len(), 3);
+    assert_eq!(knight.attachments[1][2], None);
+    let groups: [&[&str]; 2] = [&shields, &swords];
+    for (g, names) in groups.iter().enumerate() {
+        for (k, name) in names.iter().enumerate() {
+            let sub = &cast.submeshes[knight.attachments[g][k].expect("an option")];
+            assert!(sub.name.starts_with(name), "{} for {name}", sub.name);
+            let lods = sub.lods.clone().map(|m| m.map(|m| m.triangle_count()));
+            println!("  {}: {lods:?}", sub.name);
+            assert_eq!(lods[0], Some(node_triangles(&scene, &[name])));
+            assert!(lods[1].unwrap() < lods[0].unwrap());
+            for m in sub.lods.iter().flatten() {
+                assert_eq!(m.influences, 1);
+                assert!(m.vertices.iter().all(|v| v.weights == glam::Vec4::X));
+            }
+        }
+    }
+    // Each person wears at most one option of each group, chosen from their index: over a few
+    // hundred people every option (and nothing) turns up.
+    let mut seen = [vec![0; 6], vec![0; 3]];
+    for person in 0..600 {
+        let worn: Vec<usize> = knight.attachments_of(person).collect();
+        assert!(worn.len() <= 2);
+        assert_eq!(worn, knight.attachments_of(person).collect::<Vec<_>>());
+        for (g, options) in knight.attachments.iter().enumerate() {
+            let k = throng::cast::attach::choice(person, g, options.len());
+            seen[g][k] += 1;
+            assert_eq!(
+                options[k].is_some(),
+                options[k].is_some_and(|s| worn.contains(&s))
+            );
+        }
+    }
+    assert!(seen.iter().flatten().all(|&n| n > 30), "{seen:?}");
+
+    // Packed: knights in view list their attachments next to their bodies.
+    use throng::crowd::Crowd;
+    use throng::view::crowd_pack::{pack_crowd, CrowdFrame, CrowdPackOptions};
+    use throng::view::instances::VEC4_PER_INSTANCE;
+    let crowd = Crowd::from_level(&level, 1500, 7);
+    let opts = CrowdPackOptions {
+        frustum: None,
+        eye: Vec3::new(0.0, 10.0, 0.0),
+        lod: None,
+        lod_colors: false,
+        show_culled: false,
+    };
+    let mut frame = CrowdFrame::default();
+    pack_crowd(&opts, &crowd, &cast, |_| 1.0, &mut Vec::new(), &mut frame);
+    let k = cast.bodies.iter().position(|b| b.name == "knight").unwrap();
+    let knights: Vec<usize> = (0..1500)
+        .filter(|&i| crowd.variant[i].model as usize == k)
+        .collect();
+    assert!(knights.len() > 10, "{} knights", knights.len());
+    let expected: usize = knights
+        .iter()
+        .map(|&i| knight.attachments_of(i).count())
+        .sum();
+    let listed: usize = knight
+        .attachments
+        .iter()
+        .flatten()
+        .flatten()
+        .map(|&s| frame.lists[0][s].len() / VEC4_PER_INSTANCE)
+        .sum();
+    assert_eq!(listed, expected);
+    assert_eq!(frame.counts.attachments as usize, expected);
+    assert_eq!(
+        frame.lists[0][knight.submesh].len() / VEC4_PER_INSTANCE,
+        knights.len()
+    );
+}
+
+#[test]
+fn the_knight_takes_its_colours_from_its_palette_texture() {
+    let (_, cast) = market_cast();
+    let (_, knight) = body_named(&cast, "knight");
+    let near = cast.submeshes[knight.submesh].lods[0].as_ref().unwrap();
+    let mut colours: Vec<[u32; 3]> = near
+        .vertices
+        .iter()
+        .map(|v| (v.color * 255.0).round().as_uvec3().to_array())
+        .collect();
+    colours.sort();
+    colours.dedup();
+    println!(
+        "{} distinct colours: {:?}",
+        colours.len(),
+        &colours[..colours.len().min(12)]
+    );
+    assert!(colours.len() >= 6, "{colours:?}");
+    // Not the white factor: the texture darkens most of it.
+    let mean: Vec3 =
+        near.vertices.iter().map(|v| v.color).sum::<Vec3>() / near.vertices.len() as f32;
+    assert!(
+        mean.max_element() < 0.9 && mean.min_element() > 0.01,
+        "{mean}"
+    );
+    assert!(
+        !cast
+            .warnings
+            .iter()
+            .any(|w| w.contains("knight") && w.contains("texture")),
+        "{:?}",
+        cast.warnings
+    );
+}
+
+/// Largest relative change of the distance from the centroid of `mesh` to joint `slot` over
+/// the frames of `rows`, and that distance in the first frame.
+fn drift_from_joint(
+    cast: &CrowdCast,
+    scene: &throng::asset::SceneAsset,
+    mesh: &throng::cast::mesh::FigureMesh,
+    slot: usize,
+    rows: throng::anim::anim_texture::ClipRows,
+) -> (f32, f32) {
+    let mut first = None;
+    let mut worst = 0.0f32;
+    let mut moved = 0.0f32;
+    for f in 0..rows.frames {
+        let palette = palette_at(cast, rows.first_row + f);
+        let centroid: Vec3 = (0..mesh.vertices.len())
+            .map(|v| mesh.skinned_position(v, &palette))
+            .sum::<Vec3>()
+            / mesh.vertices.len() as f32;
+        let joint = joint_position(scene, slot, palette[slot]);
+        let d = centroid.distance(joint);
+        let (d0, c0) = *first.get_or_insert((d, centroid));
+        worst = worst.max((d - d0).abs() / d0.max(1e-6));
+        moved = moved.max(centroid.distance(c0));
+    }
+    assert!(moved > 0.01, "the part never moved ({moved})");
+    (worst, first.unwrap().0)
+}
+
+#[test]
+fn the_helmet_follows_the_head_and_the_shield_the_left_hand_through_the_walk() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (mut level, _) = market_cast();
+    let k = level
+        .crowd
+        .models
+        .iter()
+        .position(|m| m.name == "knight")
+        .unwrap();
+    // A group of one makes the helmet its own submesh (still always worn).
+    level.crowd.models[k]
+        .attachment_choices
+        .push(vec!["Knight_Helmet".into()]);
+    let cast = CrowdCast::load(&level, root, "market.ron").expect("loads");
+    let knight = &cast.bodies[k];
+    let scene = load_model("assets/characters/Knight.glb");
+    let walk = walk_rows(knight);
+    assert!(walk.frames > 20);
+    let helmet = cast.submeshes[knight.attachments[2][0].unwrap()].lods[0]
+        .as_ref()
+        .unwrap();
+    let (drift, d) = drift_from_joint(&cast, &scene, helmet, slot_of(&scene, "head"), walk);
+    println!("helmet: {d} units from the head joint, drift {drift}");
+    assert!(drift < 1e-3, "{drift}");
+    let shield = cast.submeshes[knight.attachments[0][0].unwrap()].lods[0]
+        .as_ref()
+        .unwrap();
+    let (drift, d) = drift_from_joint(&cast, &scene, shield, slot_of(&scene, "handslot.l"), walk);
+    println!("round shield: {d} units from handslot.l, drift {drift}");
+    assert!(drift < 1e-3, "{drift}");
+    // Each helmet vertex keeps its place in the head's frame.
+    let head = slot_of(&scene, "head");
+    let bind = scene.skins[0].inverse_bind[head];
+    for f in (0..walk.frames).step_by(5) {
+        let palette = palette_at(&cast, walk.first_row + f);
+        for v in (0..helmet.vertices.len()).step_by(17) {
+            let local = (palette[head] * bind.inverse())
+                .inverse()
+                .transform_point3(helmet.skinned_position(v, &palette));
+            let rest = bind.transform_point3(helmet.vertices[v].position);
+            assert!(local.distance(rest) < 1e-3, "frame {f} vertex {v}");
+        }
+    }
+    // Worn on the head: the helmet's top is the figure's top in the idle pose.
+    let idle = palette_at(&cast, knight.clips[0].first_row);
+    let top = (0..helmet.vertices.len())
+        .map(|v| helmet.skinned_position(v, &idle).y)
+        .fold(f32::MIN, f32::max);
+    assert!(
+        (top / knight.units_per_metre - 1.8).abs() < 0.15,
+        "helmet top at {} m",
+        top / knight.units_per_metre
+    );
+}
+
+#[test]
+fn every_attachment_option_stays_inside_the_bounding_sphere_at_every_frame() {
+    let (_, cast) = market_cast();
+    for name in ["knight", "robot"] {
+        let (_, body) = body_named(&cast, name);
+        let centre = Vec3::new(0.0, body.centre_height * body.units_per_metre, 0.0);
+        let radius = body.radius * body.units_per_metre;
+        // The body, every attachment option and (as the plaza test) the generated props.
+        let meshes: Vec<_> = std::iter::once(body.submesh)
+            .chain(body.attachments.iter().flatten().flatten().copied())
+            .chain(body.props.iter().flatten().copied())
+            .filter_map(|s| cast.submeshes[s].lods[0].as_ref())
+            .collect();
+        let mut worst = 0.0f32;
+        for rows in &body.clips {
+            for f in 0..rows.frames {
+                let palette = palette_at(&cast, rows.first_row + f);
+                for mesh in &meshes {
+                    for v in 0..mesh.vertices.len() {
+                        let p = mesh.skinned_position(v, &palette);
+                        let d = Vec2::new(p.x, p.z).length().hypot(p.y - centre.y);
+                        worst = worst.max(d / radius);
+                    }
+                }
+            }
+        }
+        println!(
+            "{name}: radius {:.2} m, centre {:.2} m, worst {worst:.3}",
+            body.radius, body.centre_height
+        );
+        assert!(worst <= 1.0, "{name}: a vertex at {worst} of the radius");
+        assert!(worst > 0.6, "{name}: loose sphere ({worst})");
+    }
+}
+
+#[test]
+fn the_robot_stands_upright_at_its_height_with_its_shell_on_its_bones() {
+    let (level, cast) = market_cast();
+    let (b, robot) = body_named(&cast, "robot");
+    let model = level
+        .crowd
+        .models
+        .iter()
+        .find(|m| m.name == "robot")
+        .unwrap();
+    let scene = load_model("assets/characters/RobotExpressive.glb");
+    let [near, mid, far] = cast.body_triangles(b);
+    println!(
+        "robot: near {near} mid {mid} far {far} tris, radius {:.2} m",
+        robot.radius
+    );
+    // Both skinned hands (two skins over one skeleton) and all twelve rigid parts.
+    assert!(near >= 3200, "{near}");
+    assert!(
+        mid * 3 < near && far * 2 < mid && far > 20,
+        "{near} {mid} {far}"
+    );
+    let mesh = cast.submeshes[robot.submesh].lods[0].as_ref().unwrap();
+    // The file's weights sum to up to 1.755; after load every vertex's sum is 1.
+    for v in &mesh.vertices {
+        let sum = v.weights.x + v.weights.y + v.weights.z + v.weights.w;
+        assert!((sum - 1.0).abs() < 1e-5, "{sum}");
+    }
+    // Upright and as tall as the level says in the idle pose (not lying on its back at
+    // a hundredth of its size, as the skinned nodes' own transform would make it).
+    let idle = palette_at(&cast, robot.clips[0].first_row);
+    let mut lo = Vec3::splat(f32::MAX);
+    let mut hi = Vec3::splat(f32::MIN);
+    for v in 0..mesh.vertices.len() {
+        let p = mesh.skinned_position(v, &idle) / robot.units_per_metre;
+        lo = lo.min(p);
+        hi = hi.max(p);
+    }
+    println!("robot idle box {lo} .. {hi} m");
+    assert!(
+        (hi.y - lo.y - model.height).abs() < 0.1 * model.height,
+        "{lo} {hi}"
+    );
+    assert!(lo.y.abs() < 0.1, "feet on the ground: {}", lo.y);
+    assert!(hi.x - lo.x < hi.y - lo.y && hi.z - lo.z < hi.y - lo.y);
+    let head = slot_of(&scene, "Head");
+    let foot = slot_of(&scene, "Foot.L");
+    assert!(
+        joint_position(&scene, head, idle[head]).y
+            > joint_position(&scene, foot, idle[foot]).y + 1.0
+    );
+    // It faces +Z like the other models: the face (the head's front) is ahead of the neck.
+    // Rigid parts: the head shell keeps its distance from the head bone while walking, and
+    // a lower-leg shell from its bone.
+    let walk = walk_rows(robot);
+    for bone in ["Head", "LowerLeg.L", "Foot.R", "Body"] {
+        let slot = slot_of(&scene, bone) as u32;
+        let part = throng::cast::mesh::FigureMesh {
+            vertices: mesh
+                .vertices
+                .iter()
+                .filter(|v| v.joints.x == slot && v.weights == glam::Vec4::X)
+                .copied()
+                .collect(),
+            indices: Vec::new(),
+            influences: 1,
+        };
+        assert!(part.vertices.len() > 50, "{bone}: {}", part.vertices.len());
+        let (drift, d) = drift_from_joint(&cast, &scene, &part, slot as usize, walk);
+        println!("{bone} shell: {d} units from its bone, drift {drift}");
+        assert!(drift < 1e-3, "{bone}: {drift}");
+    }
+    // Its clips are the file's own: walking is not idle, waving is Wave.
+    assert_ne!(robot.clips[1].first_row, robot.clips[0].first_row);
+    assert!((robot.clips[3].duration - 1.833).abs() < 0.01);
+}
+
+#[test]
+fn an_attachment_the_model_lacks_is_refused_with_the_list_of_what_it_has() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (mut level, _) = market_cast();
+    let k = level
+        .crowd
+        .models
+        .iter()
+        .position(|m| m.name == "knight")
+        .unwrap();
+    level.crowd.models[k].attachment_choices[1][1] = "Great_Sword".into();
+    let err = CrowdCast::load(&level, root, "levels/market.ron")
+        .err()
+        .expect("refused");
+    println!("{err}");
+    assert!(
+        err.0.starts_with("levels/market.ron: ")
+            && err.0.contains(&format!("crowd.models[{k}] `knight`"))
+            && err.0.contains("attachment_choices[1][1]")
+            && err.0.contains("Great_Sword")
+            && err.0.contains("Round_Shield")
+            && err.0.contains("Knight_Helmet"),
+        "{err}"
+    );
+    let (mut level, _) = market_cast();
+    level.crowd.models[k].hidden_meshes = vec!["Cloak".into()];
+    let err = CrowdCast::load(&level, root, "levels/market.ron")
+        .err()
+        .expect("refused");
+    assert!(
+        err.0.contains("hidden_meshes[0]") && err.0.contains("Cloak"),
+        "{err}"
+    );
+    // Listing a mesh twice is a level error with its position.
+    let src = std::fs::read_to_string(root.join("levels/market.ron")).unwrap();
+    let broken = src.replacen(
+        "[\"1H_Sword\", \"2H_Sword\", \"\"]",
+        "[\"1H_Sword\", \"Round_Shield\", \"\"]",
+        1,
+    );
+    assert_ne!(broken, src);
+    let err = throng::level::parse_level(&broken, "levels/market.ron", root)
+        .expect_err("refused")
+        .to_string();
+    println!("{err}");
+    assert!(
+        err.contains(&format!("crowd.models[{k}].attachment_choices[1][1]"))
+            && err.contains("already listed at")
+            && err.starts_with("levels/market.ron:"),
+        "{err}"
+    );
+}
+
+#[test]
+fn knights_and_robots_have_a_clip_for_every_activity() {
+    let (_, cast) = market_cast();
+    // Every activity is the level's clip, a conventional name or an authored gesture: no
+    // activity falls back to idle.
+    for name in ["knight", "robot"] {
+        assert!(
+            !cast
+                .warnings
+                .iter()
+                .any(|w| w.contains(&format!("`{name}`")) && w.contains("clip")),
+            "{:?}",
+            cast.warnings
+        );
+    }
+    let (_, knight) = body_named(&cast, "knight");
+    let scene = load_model("assets/characters/Knight.glb");
+    let row = |kind: ClipKind| knight.clips[ClipKind::ALL.iter().position(|&k| k == kind).unwrap()];
+    let hand = slot_of(&scene, "hand.r");
+    let at = |rows: throng::anim::anim_texture::ClipRows, f: u32| {
+        joint_position(
+            &scene,
+            hand,
+            cast.texture.matrix(rows.first_row + f, hand as u32),
+        )
+    };
+    // Cheer (its wave) lifts the right hand above the head at some point.
+    let head = slot_of(&scene, "head");
+    let cheer = row(ClipKind::Wave);
+    assert!((0..cheer.frames).any(|f| at(cheer, f).y
+        > joint_position(
+            &scene,
+            head,
+            cast.texture.matrix(cheer.first_row + f, head as u32)
+        )
+        .y));
+    // The authored talk (on KayKit's lower-case bones) raises the forearm, forward (+Z).
+    let (idle, talk) = (row(ClipKind::Idle), row(ClipKind::Talk));
+    let (rest, talking) = (at(idle, 0), at(talk, 0));
+    println!("hand idle {rest} talk {talking}");
+    assert!(
+        talking.y > rest.y + 0.15 && talking.z > rest.z + 0.05,
+        "{talking} vs {rest}"
+    );
+}

@@ -17,6 +17,9 @@ pub struct ClipSampler {
     scratch: Vec<f32>,
     palette: SkinningPalette,
     no_bounds: Vec<Aabb>,
+    /// Palettes map bind space straight to the scene's space (`jointWorld * inverseBind`, the
+    /// skinned node's own transform ignored as glTF asks) instead of the mesh node's space.
+    world_space: bool,
 }
 
 impl ClipSampler {
@@ -73,7 +76,17 @@ impl ClipSampler {
             scratch: Vec::new(),
             palette: SkinningPalette::default(),
             no_bounds: Vec::new(),
+            world_space: false,
         })
+    }
+
+    /// Palettes in the scene's space (`jointWorld * inverseBind`) rather than the skinned mesh
+    /// node's: the same for a skinned node at the origin, upright for files whose skinned node
+    /// carries a transform glTF says to ignore (RobotExpressive's hands: scale 100, -90° X).
+    /// Rigid meshes hanging from joints then land where the scene puts them.
+    pub fn in_world_space(mut self) -> Self {
+        self.world_space = true;
+        self
     }
 
     pub fn joint_count(&self) -> usize {
@@ -102,6 +115,14 @@ impl ClipSampler {
         sample_clip(clip, t, &mut self.pose, None, &mut self.scratch);
         self.pose.update_world_matrices()?;
         let world = self.pose.world_matrices().ok_or(AnimError::PoseDirty)?;
+        if self.world_space {
+            out.clear();
+            for (&j, ibm) in self.joint_nodes.iter().zip(&self.inverse_bind) {
+                let jw = world.get(j).ok_or(AnimError::NodeOutOfRange(j))?;
+                out.push(*jw * *ibm);
+            }
+            return Ok(());
+        }
         compute_palette(
             world,
             self.mesh_node,

@@ -14,6 +14,12 @@ pub fn textures(l: &Loaded, warnings: &mut Vec<String>) -> Vec<TextureAsset> {
     for t in l.doc.textures() {
         let ii = t.source().index();
         let name = t.source().name().map(str::to_string);
+        let sampler = t.sampler();
+        let wrap = [sampler.wrap_s(), sampler.wrap_t()].map(|w| match w {
+            gltf::texture::WrappingMode::ClampToEdge => TextureWrap::ClampToEdge,
+            gltf::texture::WrappingMode::MirroredRepeat => TextureWrap::MirroredRepeat,
+            gltf::texture::WrappingMode::Repeat => TextureWrap::Repeat,
+        });
         let decoded = match l.images.get(ii) {
             None => Err(format!("image {ii} missing")),
             Some(Err(e)) => Err(format!("image {ii} could not be decoded ({e})")),
@@ -28,6 +34,7 @@ pub fn textures(l: &Loaded, warnings: &mut Vec<String>) -> Vec<TextureAsset> {
                 height,
                 rgba8,
                 fallback: false,
+                wrap,
             }),
             Err(why) => {
                 warnings.push(format!("texture {}: {why}; using white", t.index()));
@@ -37,6 +44,7 @@ pub fn textures(l: &Loaded, warnings: &mut Vec<String>) -> Vec<TextureAsset> {
                     height: 1,
                     rgba8: vec![255; 4],
                     fallback: true,
+                    wrap,
                 });
             }
         }

@@ -251,6 +251,58 @@ pub struct TextureAsset {
     /// True when the image could not be decoded and this is a 1x1 white stand-in (a warning in
     /// `SceneAsset::warnings` says which).
     pub fallback: bool,
+    /// The sampler's wrap modes along u (S) and v (T).
+    pub wrap: [TextureWrap; 2],
+}
+
+/// How texture coordinates outside 0..1 wrap (glTF sampler `wrapS` / `wrapT`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TextureWrap {
+    #[default]
+    Repeat,
+    ClampToEdge,
+    MirroredRepeat,
+}
+
+impl TextureWrap {
+    /// The texel index along an axis of `size` texels for coordinate `t` (nearest texel).
+    pub fn texel(self, t: f32, size: u32) -> u32 {
+        let n = size.max(1) as i64;
+        let i = if t.is_finite() {
+            (t as f64 * n as f64).floor() as i64
+        } else {
+            0
+        };
+        let i = match self {
+            TextureWrap::Repeat => i.rem_euclid(n),
+            TextureWrap::ClampToEdge => i.clamp(0, n - 1),
+            TextureWrap::MirroredRepeat => {
+                let k = i.rem_euclid(2 * n);
+                if k < n {
+                    k
+                } else {
+                    2 * n - 1 - k
+                }
+            }
+        };
+        i as u32
+    }
+}
+
+impl TextureAsset {
+    /// The RGBA8 texel nearest to `uv` (glTF: u to the right, v down from the image's top).
+    pub fn nearest(&self, uv: Vec2) -> [u8; 4] {
+        if self.width == 0 || self.height == 0 {
+            return [255; 4];
+        }
+        let x = self.wrap[0].texel(uv.x, self.width) as usize;
+        let y = self.wrap[1].texel(uv.y, self.height) as usize;
+        let i = (y * self.width as usize + x) * 4;
+        match self.rgba8.get(i..i + 4) {
+            Some(px) => [px[0], px[1], px[2], px[3]],
+            None => [255; 4],
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

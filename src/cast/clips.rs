@@ -58,25 +58,25 @@ fn deg(d: f32) -> f32 {
 
 const WAVE: &[BoneMotion] = &[
     BoneMotion {
-        bones: &["UpperArm.R", "RightUpperArm", "upper_arm.R"],
+        bones: &["UpperArm.R", "RightUpperArm", "upper_arm.R", "upperarm.r"],
         // Raise the right arm out and up (about the facing axis).
         rotation: |_| Quat::from_rotation_z(deg(-145.0)),
     },
     BoneMotion {
-        bones: &["LowerArm.R", "RightLowerArm", "forearm.R"],
+        bones: &["LowerArm.R", "RightLowerArm", "forearm.R", "lowerarm.r"],
         rotation: |t| Quat::from_rotation_z(deg(25.0 * (t * std::f32::consts::TAU * 1.6).sin())),
     },
 ];
 
 const TALK: &[BoneMotion] = &[
     BoneMotion {
-        bones: &["LowerArm.R", "RightLowerArm", "forearm.R"],
+        bones: &["LowerArm.R", "RightLowerArm", "forearm.R", "lowerarm.r"],
         rotation: |t| {
             Quat::from_rotation_x(deg(-55.0 - 15.0 * (t * std::f32::consts::TAU * 0.9).sin()))
         },
     },
     BoneMotion {
-        bones: &["LowerArm.L", "LeftLowerArm", "forearm.L"],
+        bones: &["LowerArm.L", "LeftLowerArm", "forearm.L", "lowerarm.l"],
         rotation: |t| {
             Quat::from_rotation_x(deg(-45.0 + 12.0 * (t * std::f32::consts::TAU * 0.7).sin()))
         },

@@ -13,22 +13,28 @@ pub struct LodRecipe {
     pub influences: u32,
     /// Largest error meshoptimizer may introduce, relative to the part's size.
     pub max_error: f32,
+    /// Simplify each colour region of a textured part on its own (see `colour_regions`); far
+    /// away the regions would cost more triangles than the colours are worth.
+    pub colour_regions: bool,
 }
 
 pub const NEAR: LodRecipe = LodRecipe {
     ratio: 1.0,
     influences: 4,
     max_error: 0.0,
+    colour_regions: false,
 };
 pub const MID: LodRecipe = LodRecipe {
     ratio: 0.22,
     influences: 2,
     max_error: 0.25,
+    colour_regions: true,
 };
 pub const FAR: LodRecipe = LodRecipe {
     ratio: 0.06,
     influences: 1,
     max_error: 0.5,
+    colour_regions: false,
 };
 
 /// A part keeps at least this many triangles (or all it has): legs must not vanish at
@@ -43,11 +49,70 @@ pub fn build_lod(parts: &[MaterialPart], recipe: LodRecipe) -> FigureMesh {
         ..Default::default()
     };
     for part in parts {
-        let reduced = simplify_part(&part.mesh, recipe);
-        out.append(&reduced);
+        if !recipe.colour_regions {
+            out.append(&simplify_part(&part.mesh, recipe));
+            continue;
+        }
+        for region in colour_regions(&part.mesh) {
+            let reduced = simplify_part(&region, recipe);
+            out.append(&reduced);
+        }
     }
     limit_influences(&mut out, recipe.influences);
     out
+}
+
+/// Most colour regions a part is split into before simplifying.
+const MAX_COLOUR_REGIONS: usize = 10;
+
+/// How far apart (in gamma-encoded RGB) two triangle colours may be and still count as one
+/// region.
+const COLOUR_REGION_DISTANCE: f32 = 0.15;
+
+/// Splits a part by colour: a textured material baked into vertex colours (a palette atlas:
+/// helmet steel, face, cape) is several colours under one name, and simplifying it as one
+/// would smear one colour over another (skin spots on a helmet). Triangles join the nearest
+/// region within `COLOUR_REGION_DISTANCE` of its first triangle's colour, at most
+/// `MAX_COLOUR_REGIONS` regions (then the nearest). A plain material stays one region.
+fn colour_regions(mesh: &FigureMesh) -> Vec<FigureMesh> {
+    let gamma = |c: glam::Vec3| glam::Vec3::new(c.x.sqrt(), c.y.sqrt(), c.z.sqrt());
+    let mut centres: Vec<glam::Vec3> = Vec::new();
+    let mut region_of = Vec::with_capacity(mesh.indices.len() / 3);
+    for t in mesh.indices.chunks_exact(3) {
+        let c = t
+            .iter()
+            .map(|&i| gamma(mesh.vertices[i as usize].color.max(glam::Vec3::ZERO)))
+            .sum::<glam::Vec3>()
+            / 3.0;
+        let nearest = centres
+            .iter()
+            .enumerate()
+            .map(|(k, r)| (k, r.distance(c)))
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        let k = match nearest {
+            Some((k, d)) if d <= COLOUR_REGION_DISTANCE || centres.len() >= MAX_COLOUR_REGIONS => k,
+            _ => {
+                centres.push(c);
+                centres.len() - 1
+            }
+        };
+        region_of.push(k);
+    }
+    if centres.len() <= 1 {
+        return vec![mesh.clone()];
+    }
+    (0..centres.len())
+        .map(|k| {
+            let indices: Vec<u32> = mesh
+                .indices
+                .chunks_exact(3)
+                .zip(&region_of)
+                .filter(|(_, &r)| r == k)
+                .flat_map(|(t, _)| t.iter().copied())
+                .collect();
+            compact(mesh, &indices)
+        })
+        .collect()
 }
 
 fn simplify_part(mesh: &FigureMesh, recipe: LodRecipe) -> FigureMesh {
@@ -175,5 +240,35 @@ mod tests {
         }
         assert_eq!((mid.influences, far.influences), (2, 1));
         assert_eq!(far.vertices[0].weights, Vec4::X);
+    }
+
+    #[test]
+    fn a_textured_part_keeps_its_colour_regions_apart_at_mid() {
+        // One material, two baked colours (a palette atlas): two half cylinders meeting along
+        // a seam (coincident vertices with different colours), one red, one blue.
+        let (red, blue) = (Vec3::new(0.8, 0.05, 0.05), Vec3::new(0.05, 0.1, 0.8));
+        let mut part = sheet(20);
+        part.mesh.vertices.iter_mut().for_each(|v| v.color = red);
+        let mut other = sheet(20).mesh;
+        for v in &mut other.vertices {
+            v.position.x += 2.0;
+            v.color = blue;
+        }
+        part.mesh.append(&other);
+        let mid = build_lod(&[part.clone()], MID);
+        assert!(mid.triangle_count() < 1600 / 2);
+        let mut colours = std::collections::HashSet::new();
+        for t in mid.indices.chunks_exact(3) {
+            let c: Vec<Vec3> = t.iter().map(|&i| mid.vertices[i as usize].color).collect();
+            assert!(
+                c[0] == c[1] && c[1] == c[2],
+                "a triangle mixes colours: {c:?}"
+            );
+            colours.insert(c[0].to_array().map(f32::to_bits));
+        }
+        assert_eq!(colours.len(), 2);
+        // A plain (one-colour) part is one region: the same result as before regions existed.
+        let plain = sheet(40);
+        assert_eq!(colour_regions(&plain.mesh).len(), 1);
     }
 }

@@ -3,7 +3,7 @@
 
 use glam::{Mat4, UVec4, Vec3, Vec4};
 
-use crate::asset::{PrimitiveMode, SceneAsset};
+use crate::asset::{PrimitiveAsset, PrimitiveMode, SceneAsset};
 
 /// Floats per vertex: position 3, normal 3, colour 3, tint mask 1, joints 4, weights 4.
 pub const FIGURE_FLOATS: usize = 18;
@@ -85,84 +85,232 @@ pub struct MaterialPart {
     pub mesh: FigureMesh,
 }
 
-/// The skinned primitives bound to `skin`, merged per material, in mesh bind space with
-/// skin-slot joints. `tint_class(material name)` is `KEEP`, `CLOTHING` or `SKIN`.
+/// The skinned primitives bound to `skin` (or to another skin over the same joints with the
+/// same inverse binds, as RobotExpressive's two hands are), merged per material, in mesh bind
+/// space with skin-slot joints. `tint_class(material name)` is `KEEP`, `CLOTHING` or `SKIN`.
+/// Problems with a fallback (a texture that cannot be sampled) are added to `warnings` once.
 pub fn figure_parts(
     scene: &SceneAsset,
     skin: usize,
     tint_class: &dyn Fn(&str) -> f32,
+    warnings: &mut Vec<String>,
 ) -> Vec<MaterialPart> {
     let mut parts: Vec<MaterialPart> = Vec::new();
-    for node in scene.nodes.iter().filter(|n| n.skin == Some(skin)) {
+    for (ni, node) in scene.nodes.iter().enumerate() {
+        let Some(other) = node.skin else {
+            continue;
+        };
         let Some(mesh) = node.mesh.and_then(|m| scene.meshes.get(m)) else {
             continue;
         };
+        if other != skin && !same_skeleton(scene, skin, other) {
+            note(
+                warnings,
+                format!(
+                    "skinned node {} is bound to another skeleton (skin {other}); it is left out",
+                    node_label(scene, ni)
+                ),
+            );
+            continue;
+        }
         for prim in &mesh.primitives {
             if prim.mode != PrimitiveMode::Triangles || !prim.is_skinned() {
                 continue;
             }
-            let material = prim.material.and_then(|m| scene.materials.get(m));
-            let name = material
-                .and_then(|m| m.name.clone())
-                .unwrap_or_else(|| "unnamed".to_string());
-            let base = material.map_or(Vec4::ONE, |m| m.base_color);
-            let tint = tint_class(&name);
-            let part = match parts.iter().position(|p| p.name == name) {
-                Some(i) => &mut parts[i],
-                None => {
-                    parts.push(MaterialPart {
-                        name: name.clone(),
-                        mesh: FigureMesh {
-                            influences: 4,
-                            ..Default::default()
-                        },
-                    });
-                    let last = parts.len() - 1;
-                    &mut parts[last]
-                }
+            let slots = |local: UVec4| {
+                UVec4::from_array(
+                    local
+                        .to_array()
+                        .map(|j| mesh.palette_joints.get(j as usize).copied().unwrap_or(0)),
+                )
             };
-            let first = part.mesh.vertices.len() as u32;
-            for v in 0..prim.vertex_count() {
-                let vertex_color = prim.colors.get(v).copied().unwrap_or(Vec4::ONE);
-                let local = prim.joints.get(v).copied().unwrap_or_default();
-                let slot = |k: usize| {
-                    mesh.palette_joints
-                        .get(local[k] as usize)
-                        .copied()
-                        .unwrap_or(0)
-                };
-                let weights = prim.weights.get(v).copied().unwrap_or(Vec4::X);
-                let sum = weights.x + weights.y + weights.z + weights.w;
-                part.mesh.vertices.push(FigureVertex {
-                    position: prim.positions[v],
-                    normal: prim
-                        .normals
-                        .get(v)
-                        .copied()
-                        .unwrap_or(Vec3::Y)
-                        .normalize_or_zero(),
-                    color: (base * vertex_color).truncate(),
-                    tint,
-                    joints: UVec4::new(slot(0), slot(1), slot(2), slot(3)),
-                    weights: if sum > 0.0 { weights / sum } else { Vec4::X },
-                });
-            }
-            let count = prim.vertex_count() as u32;
-            if prim.indices.is_empty() {
-                part.mesh.indices.extend(first..first + count / 3 * 3);
-            } else {
-                part.mesh.indices.extend(
-                    prim.indices
-                        .iter()
-                        .filter(|&&i| i < count)
-                        .map(|&i| first + i),
-                );
-            }
-            let whole = part.mesh.indices.len() / 3 * 3;
-            part.mesh.indices.truncate(whole);
+            add_primitive(&mut parts, scene, prim, tint_class, warnings, &slots);
         }
     }
     parts
+}
+
+/// The triangles of a rigid (unskinned) mesh node, merged per material, in the node's own mesh
+/// space with no bone yet (see `props::attach_to_bone`).
+pub fn rigid_parts(
+    scene: &SceneAsset,
+    node: usize,
+    tint_class: &dyn Fn(&str) -> f32,
+    warnings: &mut Vec<String>,
+) -> Vec<MaterialPart> {
+    let mut parts = Vec::new();
+    let Some(mesh) = scene
+        .nodes
+        .get(node)
+        .and_then(|n| n.mesh)
+        .and_then(|m| scene.meshes.get(m))
+    else {
+        return parts;
+    };
+    for prim in &mesh.primitives {
+        if prim.mode == PrimitiveMode::Triangles {
+            add_primitive(&mut parts, scene, prim, tint_class, warnings, &|_| {
+                UVec4::ZERO
+            });
+        }
+    }
+    parts
+}
+
+/// Appends `more` to `parts`, joining parts of the same material.
+pub fn merge_parts(parts: &mut Vec<MaterialPart>, more: Vec<MaterialPart>) {
+    for part in more {
+        match parts.iter_mut().find(|p| p.name == part.name) {
+            Some(p) => p.mesh.append(&part.mesh),
+            None => parts.push(part),
+        }
+    }
+}
+
+/// Whether skins `a` and `b` drive the same joints with the same inverse bind matrices, so
+/// their vertices share one bind space and one palette.
+fn same_skeleton(scene: &SceneAsset, a: usize, b: usize) -> bool {
+    match (scene.skins.get(a), scene.skins.get(b)) {
+        (Some(a), Some(b)) => a.joints == b.joints && a.inverse_bind == b.inverse_bind,
+        _ => false,
+    }
+}
+
+fn node_label(scene: &SceneAsset, node: usize) -> String {
+    match scene.nodes.get(node).and_then(|n| n.name.as_deref()) {
+        Some(name) => format!("`{name}`"),
+        None => format!("{node}"),
+    }
+}
+
+fn note(warnings: &mut Vec<String>, message: String) {
+    if !warnings.contains(&message) {
+        warnings.push(message);
+    }
+}
+
+/// Adds one triangle primitive to the part of its material. `slots` maps the primitive's
+/// joint indices to skin slots.
+fn add_primitive(
+    parts: &mut Vec<MaterialPart>,
+    scene: &SceneAsset,
+    prim: &PrimitiveAsset,
+    tint_class: &dyn Fn(&str) -> f32,
+    warnings: &mut Vec<String>,
+    slots: &dyn Fn(UVec4) -> UVec4,
+) {
+    let material = prim.material.and_then(|m| scene.materials.get(m));
+    let name = material
+        .and_then(|m| m.name.clone())
+        .unwrap_or_else(|| "unnamed".to_string());
+    let colors = primitive_colors(scene, prim, warnings);
+    let tint = tint_class(&name);
+    let part = match parts.iter().position(|p| p.name == name) {
+        Some(i) => &mut parts[i],
+        None => {
+            parts.push(MaterialPart {
+                name: name.clone(),
+                mesh: FigureMesh {
+                    influences: 4,
+                    ..Default::default()
+                },
+            });
+            let last = parts.len() - 1;
+            &mut parts[last]
+        }
+    };
+    let first = part.mesh.vertices.len() as u32;
+    for (v, &color) in colors.iter().enumerate() {
+        let weights = prim.weights.get(v).copied().unwrap_or(Vec4::X);
+        let sum = weights.x + weights.y + weights.z + weights.w;
+        part.mesh.vertices.push(FigureVertex {
+            position: prim.positions[v],
+            normal: prim
+                .normals
+                .get(v)
+                .copied()
+                .unwrap_or(Vec3::Y)
+                .normalize_or_zero(),
+            color,
+            tint,
+            joints: slots(prim.joints.get(v).copied().unwrap_or_default()),
+            weights: if sum > 0.0 { weights / sum } else { Vec4::X },
+        });
+    }
+    let count = prim.vertex_count() as u32;
+    if prim.indices.is_empty() {
+        part.mesh.indices.extend(first..first + count / 3 * 3);
+    } else {
+        part.mesh.indices.extend(
+            prim.indices
+                .iter()
+                .filter(|&&i| i < count)
+                .map(|&i| first + i),
+        );
+    }
+    let whole = part.mesh.indices.len() / 3 * 3;
+    part.mesh.indices.truncate(whole);
+}
+
+/// Linear colour of every vertex of `prim`: the material's base colour factor times the vertex
+/// colour times its base-colour texture at TEXCOORD_0 (the nearest texel, with the sampler's
+/// wrap, decoded from sRGB). The crowd shader has no UVs, so a palette-atlas texture (KayKit,
+/// many Quaternius packs) is baked into the vertices here. A texture that cannot be sampled
+/// leaves the factor alone and adds a warning.
+pub fn primitive_colors(
+    scene: &SceneAsset,
+    prim: &PrimitiveAsset,
+    warnings: &mut Vec<String>,
+) -> Vec<Vec3> {
+    let material = prim.material.and_then(|m| scene.materials.get(m));
+    let base = material.map_or(Vec4::ONE, |m| m.base_color);
+    let mut colors: Vec<Vec3> = (0..prim.vertex_count())
+        .map(|v| (base * prim.colors.get(v).copied().unwrap_or(Vec4::ONE)).truncate())
+        .collect();
+    let Some((m, t)) = material.and_then(|m| Some((m, m.base_color_texture?))) else {
+        return colors;
+    };
+    let label = m.name.as_deref().unwrap_or("unnamed");
+    let texture = scene.textures.get(t);
+    let problem = match texture {
+        None => Some(format!("its base-colour texture {t} is missing")),
+        Some(tex) if tex.fallback => {
+            Some(format!("its base-colour texture {t} could not be decoded"))
+        }
+        Some(_) if prim.uvs.len() != prim.vertex_count() => {
+            Some("it is textured but the mesh has no TEXCOORD_0".to_string())
+        }
+        Some(_) => None,
+    };
+    if let Some(why) = problem {
+        note(
+            warnings,
+            format!("material `{label}`: {why}; using its colour factor"),
+        );
+        return colors;
+    }
+    let Some(tex) = texture else {
+        return colors;
+    };
+    for (c, uv) in colors.iter_mut().zip(&prim.uvs) {
+        let px = tex.nearest(*uv);
+        *c *= Vec3::new(
+            srgb_to_linear(px[0]),
+            srgb_to_linear(px[1]),
+            srgb_to_linear(px[2]),
+        );
+    }
+    colors
+}
+
+/// An 8-bit sRGB channel as a linear value (the exact sRGB curve).
+pub fn srgb_to_linear(c: u8) -> f32 {
+    let c = c as f32 / 255.0;
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
 }
 
 /// Keeps the `n` strongest bone influences of every vertex and renormalises them.

@@ -3,6 +3,7 @@
 //! texture with each activity's clip rows, and a conservative bounding sphere per body.
 //! Plain data: built and tested without a window.
 
+pub mod attach;
 pub mod clips;
 pub mod lod;
 pub mod mesh;
@@ -19,8 +20,8 @@ use crate::anim::ClipSampler;
 use crate::asset::{Aabb, AnimationClipAsset, SceneAsset};
 use crate::crowd::anim::{AnimState, ClipKind};
 use crate::level::{CrowdModel, Level, PropKind};
-use mesh::{figure_parts, FigureMesh};
-use props::{build_prop, prop_bones, prop_visible_at, BoneAnchor, PROP_KINDS};
+use mesh::{figure_parts, FigureMesh, MaterialPart};
+use props::{attach_to_bone, build_prop, prop_bones, prop_visible_at, BoneAnchor, PROP_KINDS};
 
 /// Frames per second the clips are baked at. Frames are interpolated in the shader, so 30 is
 /// smooth for walking people and keeps the texture small.
@@ -65,8 +66,42 @@ pub struct Body {
     pub radius: f32,
     /// Submesh of each prop kind for this body's skeleton (None: the rig lacks the bone).
     pub props: [Option<usize>; 6],
+    /// The model's own rigid meshes worn as variation: per `attachment_choices` group, the
+    /// submesh of each option (None: nothing). A person wears `attach::choice` of each group.
+    pub attachments: Vec<Vec<Option<usize>>>,
     /// The model's +Z faces forward; the angle that turns it to the game's heading 0 (-Z).
     pub facing_offset: f32,
+}
+
+impl Body {
+    /// The attachment submeshes person `person` wears, one per group (groups whose chosen
+    /// option is "nothing" give none).
+    pub fn attachments_of(&self, person: usize) -> impl Iterator<Item = usize> + '_ {
+        self.attachments
+            .iter()
+            .enumerate()
+            .filter_map(move |(g, options)| options[attach::choice(person, g, options.len())])
+    }
+
+    /// Whether submesh `s` is drawn for this body: the body itself, a prop or an attachment.
+    pub fn wears(&self, s: usize) -> bool {
+        self.submesh == s
+            || self.props.contains(&Some(s))
+            || self.attachments.iter().flatten().any(|&o| o == Some(s))
+    }
+}
+
+/// Per `attachment_choices` group, per option: None for nothing, else its name and `T`.
+type ChoiceGroups<T> = Vec<Vec<Option<(String, T)>>>;
+
+/// A model's rigid meshes under its skeleton, ready to hang on their joints.
+struct RigidSet {
+    /// Per rigid node: the node, its joint as it stands in the idle pose, its pose-space place.
+    placed: Vec<(usize, BoneAnchor, Mat4)>,
+    /// Indices into `placed` that every person wears.
+    always: Vec<usize>,
+    /// Per `attachment_choices` group, per option: its name and indices into `placed`.
+    groups: ChoiceGroups<Vec<usize>>,
 }
 
 /// Each body's clips and a sampler over its skeleton, for palettes sampled on the CPU (the
@@ -170,47 +205,13 @@ impl CrowdCast {
                 self.texture.joints
             )));
         }
-        let tinted_names: Vec<String> = match &model.tint_materials {
-            Some(list) => list.iter().map(|s| s.to_ascii_lowercase()).collect(),
-            None => DEFAULT_TINTED.iter().map(|s| s.to_string()).collect(),
-        };
-        let skin_names: Vec<String> = match &model.skin_materials {
-            Some(list) => list.iter().map(|s| s.to_ascii_lowercase()).collect(),
-            None => DEFAULT_SKIN.iter().map(|s| s.to_string()).collect(),
-        };
-        let parts = figure_parts(scene, skin, &|name| {
-            let lower = name.to_ascii_lowercase();
-            if tinted_names.contains(&lower) {
-                mesh::CLOTHING
-            } else if skin_names.contains(&lower) {
-                mesh::SKIN
-            } else {
-                mesh::KEEP
-            }
-        });
-        if parts.is_empty() {
-            return Err(fail("its skinned mesh has no triangles".into()));
-        }
-        let listed = [
-            ("tint_materials", &model.tint_materials),
-            ("skin_materials", &model.skin_materials),
-        ];
-        for (key, list) in listed {
-            for name in list.iter().flatten() {
-                if !parts.iter().any(|p| p.name.eq_ignore_ascii_case(name)) {
-                    let names: Vec<&str> = parts.iter().map(|p| p.name.as_str()).collect();
-                    return Err(fail(format!(
-                        "{key}: no material named `{name}`; materials: {}",
-                        names.join(", ")
-                    )));
-                }
-            }
-        }
 
         // Clips: the level's choice, else a conventional name, else an authored gesture,
-        // else idle (with a warning).
-        let mut sampler =
-            ClipSampler::for_whole_skin(scene, mesh_node).map_err(|e| fail(e.to_string()))?;
+        // else idle (with a warning). Palettes are in the scene's space, so a skinned node's
+        // own transform (which glTF says to ignore) cannot tip the figure over.
+        let mut sampler = ClipSampler::for_whole_skin(scene, mesh_node)
+            .map_err(|e| fail(e.to_string()))?
+            .in_world_space();
         let by_name = |name: &str| scene.animations.iter().find(|c| c.name == name);
         let mut chosen: Vec<Option<AnimationClipAsset>> = Vec::new();
         for kind in ClipKind::ALL {
@@ -267,15 +268,99 @@ impl CrowdCast {
         }
         let clips: [ClipRows; 7] = std::array::from_fn(|k| clip_rows[k]);
 
-        // Size: the bind-pose height of the body is `model.height` metres.
-        let mut bind = Aabb::EMPTY;
-        for p in &parts {
-            for v in &p.mesh.vertices {
-                bind.extend(v.position);
+        // The figure: skinned primitives, then the rigid meshes hanging from its joints.
+        let tinted_names: Vec<String> = match &model.tint_materials {
+            Some(list) => list.iter().map(|s| s.to_ascii_lowercase()).collect(),
+            None => DEFAULT_TINTED.iter().map(|s| s.to_string()).collect(),
+        };
+        let skin_names: Vec<String> = match &model.skin_materials {
+            Some(list) => list.iter().map(|s| s.to_ascii_lowercase()).collect(),
+            None => DEFAULT_SKIN.iter().map(|s| s.to_string()).collect(),
+        };
+        let tint_class = |name: &str| {
+            let lower = name.to_ascii_lowercase();
+            if tinted_names.contains(&lower) {
+                mesh::CLOTHING
+            } else if skin_names.contains(&lower) {
+                mesh::SKIN
+            } else {
+                mesh::KEEP
+            }
+        };
+        let mut notes = Vec::new();
+        let mut parts = figure_parts(scene, skin, &tint_class, &mut notes);
+        let idle_row = clips[0].first_row;
+        let rigid = self
+            .rigid_meshes(scene, skin, model, &clip_assets[0], &mut sampler, idle_row)
+            .map_err(fail)?;
+        let rigid_parts_of = |nodes: &[usize], notes: &mut Vec<String>| {
+            let mut out = Vec::new();
+            for &k in nodes {
+                let (node, anchor, place) = &rigid.placed[k];
+                let mut more = mesh::rigid_parts(scene, *node, &tint_class, notes);
+                for p in &mut more {
+                    attach_to_bone(&mut p.mesh, anchor, *place);
+                }
+                mesh::merge_parts(&mut out, more);
+            }
+            out
+        };
+        let worn = rigid_parts_of(&rigid.always, &mut notes);
+        mesh::merge_parts(&mut parts, worn);
+        let option_parts: ChoiceGroups<Vec<MaterialPart>> = rigid
+            .groups
+            .iter()
+            .map(|g| {
+                g.iter()
+                    .map(|o| {
+                        o.as_ref()
+                            .map(|(name, nodes)| (name.clone(), rigid_parts_of(nodes, &mut notes)))
+                    })
+                    .collect()
+            })
+            .collect();
+        self.warnings
+            .extend(notes.into_iter().map(|n| format!("{field}: {n}")));
+        if parts.is_empty() {
+            return Err(fail("its skinned mesh has no triangles".into()));
+        }
+        let listed = [
+            ("tint_materials", &model.tint_materials),
+            ("skin_materials", &model.skin_materials),
+        ];
+        for (key, list) in listed {
+            for name in list.iter().flatten() {
+                if !parts.iter().any(|p| p.name.eq_ignore_ascii_case(name)) {
+                    let names: Vec<&str> = parts.iter().map(|p| p.name.as_str()).collect();
+                    return Err(fail(format!(
+                        "{key}: no material named `{name}`; materials: {}",
+                        names.join(", ")
+                    )));
+                }
             }
         }
-        let bind_height = (bind.max.y - bind.min.y).max(1e-4);
-        let units_per_metre = bind_height / model.height.max(0.05);
+
+        // Size: the figure standing in its rest pose (the nodes' own transforms) is
+        // `model.height` metres tall, always-worn attachments (a helmet) included.
+        let mut rest_palette = Vec::new();
+        let rest_clip = AnimationClipAsset {
+            name: "rest pose".into(),
+            duration: 0.0,
+            source_channel_count: 0,
+            node_channels: Vec::new(),
+            morph_channels: Vec::new(),
+        };
+        sampler
+            .sample(&rest_clip, 0.0, &mut rest_palette)
+            .map_err(|e| fail(format!("rest pose: {e}")))?;
+        let mut rest = Aabb::EMPTY;
+        for p in &parts {
+            for v in 0..p.mesh.vertices.len() {
+                rest.extend(p.mesh.skinned_position(v, &rest_palette));
+            }
+        }
+        let rest_height = (rest.max.y - rest.min.y).max(1e-4);
+        let units_per_metre = rest_height / model.height.max(0.05);
 
         let submesh = self.submeshes.len();
         self.submeshes.push(Submesh {
@@ -287,18 +372,74 @@ impl CrowdCast {
             ],
         });
 
+        // Attachment options: a submesh each, near/mid/far like props (small ones are left
+        // out far away).
+        let mut attachments = Vec::new();
+        for group in option_parts {
+            let mut subs = Vec::new();
+            for option in group {
+                let Some((name, oparts)) = option else {
+                    subs.push(None);
+                    continue;
+                };
+                let mut size = Aabb::EMPTY;
+                for p in &oparts {
+                    for v in 0..p.mesh.vertices.len() {
+                        size.extend(p.mesh.skinned_position(v, &rest_palette));
+                    }
+                }
+                let longest = (size.max - size.min).max_element() / units_per_metre;
+                let far_too = longest >= attach::FAR_MIN_METRES;
+                let lods = [lod::NEAR, lod::MID, lod::FAR].map(|recipe| {
+                    let mut m = lod::build_lod(&oparts, recipe);
+                    mesh::limit_influences(&mut m, 1);
+                    m
+                });
+                let [near, mid, far] = lods;
+                subs.push(Some(self.submeshes.len()));
+                self.submeshes.push(Submesh {
+                    name: format!("{name} ({})", model.name),
+                    lods: [Some(near), Some(mid), far_too.then_some(far)],
+                });
+            }
+            attachments.push(subs);
+        }
+
+        // Per joint, the bind-space box of the body's vertices it moves (rigid parts included).
+        let mut joint_boxes = vec![Aabb::EMPTY; joints as usize];
+        let add_boxes = |boxes: &mut [Aabb], m: &FigureMesh| {
+            for v in &m.vertices {
+                for k in 0..m.influences.min(4) as usize {
+                    if v.weights[k] > 0.0 {
+                        if let Some(b) = boxes.get_mut(v.joints[k] as usize) {
+                            b.extend(v.position);
+                        }
+                    }
+                }
+            }
+        };
+        if let Some(m) = &self.submeshes[submesh].lods[0] {
+            add_boxes(&mut joint_boxes, m);
+        }
+
         // Props for this skeleton, modelled around the bones in the idle pose.
-        let idle_row = clips[0].first_row;
         let props = match prop_sets.iter().find(|(row, _)| *row == idle_row) {
             Some((_, p)) => *p,
             None => {
-                let made = self.add_props(scene, skin, idle_row, units_per_metre, model);
+                let made =
+                    self.add_props(scene, skin, idle_row, units_per_metre, model, &joint_boxes);
                 prop_sets.push((idle_row, made));
                 made
             }
         };
 
-        // Conservative bounds: every joint's vertex box (and every prop) through every frame.
+        // Conservative bounds: every joint's vertex box (body and every attachment option)
+        // and every prop vertex through every frame.
+        for &s in attachments.iter().flatten().flatten() {
+            if let Some(m) = &self.submeshes[s].lods[0] {
+                add_boxes(&mut joint_boxes, m);
+            }
+        }
         let mut reach = Aabb::EMPTY;
         let prop_meshes: Vec<&FigureMesh> = props
             .iter()
@@ -315,7 +456,7 @@ impl CrowdCast {
                 let palette: Vec<_> = (0..joints)
                     .map(|j| self.texture.matrix(rows.first_row + f, j))
                     .collect();
-                for (j, b) in skin_asset.joint_bounds.iter().enumerate() {
+                for (j, b) in joint_boxes.iter().enumerate() {
                     if !b.is_empty() {
                         reach = reach.union(&b.transformed(&palette[j]));
                     }
@@ -328,7 +469,7 @@ impl CrowdCast {
             }
         }
         if reach.is_empty() {
-            reach = bind;
+            reach = rest;
         }
         let lo = reach.min / units_per_metre;
         let hi = reach.max / units_per_metre;
@@ -351,7 +492,90 @@ impl CrowdCast {
             centre_height,
             radius,
             props,
+            attachments,
             facing_offset: std::f32::consts::PI,
+        })
+    }
+
+    /// The model's rigid meshes under the skeleton, each placed on its joint as it stands in
+    /// the idle pose, sorted into always worn and the level's choice groups. Err: a name the
+    /// model lacks (the message lists what it has).
+    fn rigid_meshes(
+        &self,
+        scene: &SceneAsset,
+        skin: usize,
+        model: &CrowdModel,
+        idle: &AnimationClipAsset,
+        sampler: &mut ClipSampler,
+        idle_row: u32,
+    ) -> Result<RigidSet, String> {
+        let rigid = attach::rigid_nodes(scene, skin);
+        let resolve = |key: String, name: &str| -> Result<Vec<usize>, String> {
+            let found = attach::find(scene, &rigid, name);
+            if found.is_empty() {
+                let names: Vec<String> =
+                    rigid.iter().map(|r| attach::label(scene, r.node)).collect();
+                return Err(format!(
+                    "{key}: no mesh named `{name}` hangs from the skeleton; {}",
+                    if names.is_empty() {
+                        "the model has no such meshes".to_string()
+                    } else {
+                        format!("meshes: {}", names.join(", "))
+                    }
+                ));
+            }
+            Ok(found)
+        };
+        let mut named = vec![false; rigid.len()];
+        let mut groups = Vec::new();
+        for (g, group) in model.attachment_choices.iter().enumerate() {
+            let mut options = Vec::new();
+            for (k, name) in group.iter().enumerate() {
+                if name.is_empty() {
+                    options.push(None);
+                    continue;
+                }
+                match resolve(format!("attachment_choices[{g}][{k}]"), name) {
+                    Ok(found) => {
+                        for &f in &found {
+                            named[f] = true;
+                        }
+                        options.push(Some((name.clone(), found)));
+                    }
+                    Err(msg) => return Err(msg),
+                }
+            }
+            groups.push(options);
+        }
+        for (k, name) in model.hidden_meshes.iter().enumerate() {
+            match resolve(format!("hidden_meshes[{k}]"), name) {
+                Ok(found) => found.iter().for_each(|&f| named[f] = true),
+                Err(msg) => return Err(msg),
+            }
+        }
+        // Where each node stands in the idle pose's first frame, and its joint's skinning
+        // matrix there (the texture's idle row).
+        let mut palette = Vec::new();
+        sampler
+            .sample(idle, 0.0, &mut palette)
+            .map_err(|e| format!("idle pose: {e}"))?;
+        let pose = sampler.pose();
+        let placed = rigid
+            .iter()
+            .map(|r| {
+                let anchor = BoneAnchor {
+                    slot: r.slot,
+                    skin_matrix: self.texture.matrix(idle_row, r.slot),
+                    bounds: Aabb::EMPTY,
+                };
+                let place = pose.world(r.node).copied().unwrap_or(Mat4::IDENTITY);
+                (r.node, anchor, place)
+            })
+            .collect();
+        Ok(RigidSet {
+            placed,
+            always: (0..rigid.len()).filter(|&k| !named[k]).collect(),
+            groups,
         })
     }
 
@@ -362,6 +586,7 @@ impl CrowdCast {
         idle_row: u32,
         units_per_metre: f32,
         model: &CrowdModel,
+        joint_boxes: &[Aabb],
     ) -> [Option<usize>; 6] {
         let skin_asset = &scene.skins[skin];
         let mut out = [None; 6];
@@ -381,8 +606,7 @@ impl CrowdCast {
                 continue;
             };
             let skin_matrix = self.texture.matrix(idle_row, slot as u32);
-            let bounds = skin_asset
-                .joint_bounds
+            let bounds = joint_boxes
                 .get(slot)
                 .filter(|b| !b.is_empty())
                 .map(|b| b.transformed(&skin_matrix))

@@ -26,13 +26,23 @@ pub fn prop_index(kind: PropKind) -> usize {
     PROP_KINDS.iter().position(|&k| k == kind).unwrap_or(0)
 }
 
-/// Bone names tried for each prop, Quaternius first, then common humanoid spellings.
+/// Bone names tried for each prop, Quaternius first, then common humanoid spellings (KayKit's
+/// lower-case `hand.l`, RobotExpressive's `Palm2.L`).
 pub fn prop_bones(kind: PropKind) -> &'static [&'static str] {
     match kind {
         PropKind::Hat => &["Head", "head", "Head_M", "mixamorig:Head"],
         PropKind::Bag | PropKind::Backpack => &["Torso", "Chest", "chest", "Spine2", "spine"],
-        PropKind::Balloon | PropKind::Phone => &["Fist.L", "LeftHand", "hand.L", "Hand_L"],
-        PropKind::Umbrella => &["Fist.R", "RightHand", "hand.R", "Hand_R"],
+        PropKind::Balloon | PropKind::Phone => &[
+            "Fist.L", "LeftHand", "hand.L", "Hand_L", "hand.l", "Palm2.L",
+        ],
+        PropKind::Umbrella => &[
+            "Fist.R",
+            "RightHand",
+            "hand.R",
+            "Hand_R",
+            "hand.r",
+            "Palm2.R",
+        ],
     }
 }
 
@@ -150,28 +160,48 @@ pub fn build_prop(kind: PropKind, anchor: &BoneAnchor, metre: f32) -> FigureMesh
             );
         }
     }
-    let to_bind = anchor.skin_matrix.inverse();
     let place = Mat4::from_translation(at) * Mat4::from_scale(Vec3::splat(metre));
-    let m = to_bind * place;
-    let normal_m = m.inverse().transpose();
-    FigureMesh {
+    let mut mesh = FigureMesh {
         vertices: (0..shape.vertex_count())
             .map(|i| FigureVertex {
-                position: m.transform_point3(shape.positions[i]),
-                normal: normal_m
-                    .transform_vector3(shape.normals[i])
-                    .normalize_or_zero(),
+                position: shape.positions[i],
+                normal: shape.normals[i],
                 color: shape.colors[i],
                 tint: if tinted && shape.colors[i].x > 0.3 {
                     super::mesh::CLOTHING
                 } else {
                     super::mesh::KEEP
                 },
-                joints: UVec4::new(anchor.slot, 0, 0, 0),
-                weights: Vec4::X,
+                ..Default::default()
             })
             .collect(),
         indices: shape.indices,
         influences: 1,
+    };
+    attach_to_bone(&mut mesh, anchor, place);
+    mesh
+}
+
+/// Hangs `mesh` rigidly on the anchor's bone. Its vertices are in their own modelling space;
+/// `place` puts them in pose space (where the bone stands in the reference pose), and the
+/// inverse of the bone's skinning matrix there moves them into bind space. Every vertex gets
+/// the bone as its single influence, so skinning at the reference pose puts the mesh back
+/// where `place` put it, and at any other frame it follows the bone. Used for the generated
+/// props and for a model's own rigid meshes hanging from its joints.
+pub fn attach_to_bone(mesh: &mut FigureMesh, anchor: &BoneAnchor, place: Mat4) {
+    let m = anchor.skin_matrix.inverse() * place;
+    let normal_m = m.inverse().transpose();
+    for v in &mut mesh.vertices {
+        v.position = m.transform_point3(v.position);
+        v.normal = normal_m.transform_vector3(v.normal).normalize_or_zero();
+        v.joints = UVec4::new(anchor.slot, 0, 0, 0);
+        v.weights = Vec4::X;
     }
+    // A mirroring placement turns the triangles inside out: keep them facing outwards.
+    if m.determinant() < 0.0 {
+        for t in mesh.indices.chunks_exact_mut(3) {
+            t.swap(1, 2);
+        }
+    }
+    mesh.influences = 1;
 }

@@ -202,11 +202,12 @@ fn skin_vertex(mesh: &FigureMesh, v: usize, palette: &[[Vec4; 3]]) -> (Vec3, Vec
     )
 }
 
-/// The animation rows of every body that wears submesh `s` (as its body or as a prop).
+/// The animation rows of every body that wears submesh `s` (as its body, a prop or an
+/// attachment).
 fn rows_worn(cast: &CrowdCast, s: usize) -> Option<(u32, u32)> {
     cast.bodies
         .iter()
-        .filter(|b| b.submesh == s || b.props.contains(&Some(s)))
+        .filter(|b| b.wears(s))
         .flat_map(|b| b.clips.iter())
         .map(|c| (c.first_row, c.first_row + c.frames))
         .reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)))

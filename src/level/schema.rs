@@ -292,6 +292,15 @@ pub struct CrowdModel {
     /// the model's own colours, e.g. for animals).
     #[serde(default, deserialize_with = "listed")]
     pub skin_materials: Option<Vec<String>>,
+    /// Groups of alternative rigid meshes that hang from the model's bones, by node or mesh
+    /// name (`""` = nothing): each person wears one option of every group, chosen from their
+    /// index. Rigid meshes named nowhere are always worn.
+    /// `[["Round_Shield", "Spike_Shield", ""], ["1H_Sword", "2H_Sword"]]`
+    #[serde(default)]
+    pub attachment_choices: Vec<Vec<String>>,
+    /// Rigid meshes never worn, by node or mesh name.
+    #[serde(default)]
+    pub hidden_meshes: Vec<String>,
 }
 
 /// A list the designer wrote (even an empty one), as opposed to an absent field: no `Some(..)`

@@ -153,6 +153,49 @@ impl Checker<'_> {
     }
 }
 
+impl Checker<'_> {
+    /// `attachment_choices` and `hidden_meshes` of crowd model `i`: every group has an option,
+    /// names are not blank, and no mesh is listed twice (it would be both worn and not). Whether
+    /// the model has the meshes is checked when it loads.
+    fn attachments(&mut self, i: usize, m: &CrowdModel) {
+        let f = format!("crowd.models[{i}]");
+        let mut seen: Vec<(String, String)> = Vec::new();
+        let mut check = |c: &mut Self, field: String, name: &str| {
+            if name.trim().is_empty() || name.trim() != name {
+                c.fail(
+                    field,
+                    format!("`{name}` is not a mesh name (`\"\"` means nothing, in attachment_choices only)"),
+                );
+            } else if let Some((_, first)) = seen.iter().find(|(n, _)| *n == name) {
+                c.fail(
+                    field,
+                    format!(
+                        "`{name}` is already listed at {first}; a mesh can be in one place only"
+                    ),
+                );
+            } else {
+                seen.push((name.to_string(), field));
+            }
+        };
+        for (g, group) in m.attachment_choices.iter().enumerate() {
+            if group.is_empty() {
+                self.fail(
+                    format!("{f}.attachment_choices[{g}]"),
+                    "a group needs at least one option (a mesh name, or \"\" for nothing)",
+                );
+            }
+            for (k, name) in group.iter().enumerate() {
+                if !name.is_empty() {
+                    check(self, format!("{f}.attachment_choices[{g}][{k}]"), name);
+                }
+            }
+        }
+        for (k, name) in m.hidden_meshes.iter().enumerate() {
+            check(self, format!("{f}.hidden_meshes[{k}]"), name);
+        }
+    }
+}
+
 /// True when `p` lies strictly inside the obstacle's footprint.
 pub fn obstacle_contains(shape: &Shape, p: Vec2) -> bool {
     shape.signed_distance(p).0 < 0.0
@@ -466,6 +509,7 @@ pub fn validate(level: &Level, asset_root: &Path) -> Result<(), Finding> {
                 );
             }
         }
+        c.attachments(i, m);
     }
     if cr.variant_groups.is_empty() {
         c.fail(

@@ -42,6 +42,8 @@ pub struct CrowdCounts {
     pub per_lod: [u32; 3],
     /// Prop instances listed (all levels).
     pub props: u32,
+    /// Instances of the models' own attachments listed (all levels): shields, swords...
+    pub attachments: u32,
 }
 
 /// Instance lists of one frame: `lists[lod][submesh]` holds packed blocks.
@@ -214,6 +216,12 @@ pub fn pack_crowd(
                 out.counts.props += 1;
             }
         }
+        for sub in body.attachments_of(i) {
+            if cast.submeshes[sub].lods[l].is_some() {
+                push_block(&mut out.lists[l][sub], &world, tint, anim);
+                out.counts.attachments += 1;
+            }
+        }
     }
 }
 
@@ -304,6 +312,13 @@ pub fn pack_naive(
                     palette,
                 });
             }
+        }
+        for sub in body.attachments_of(i) {
+            out.draws.push(NaiveDraw {
+                submesh: sub,
+                block,
+                palette,
+            });
         }
     }
 }
