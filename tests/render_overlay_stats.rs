@@ -194,3 +194,48 @@ fn the_overlay_shows_the_renderers_counters_and_they_match_the_frame() {
         counter(render, &["draw_calls"])
     ));
 }
+
+#[test]
+fn the_naive_path_counts_people_not_draws() {
+    let Some(display) = find_display("the_naive_path_counts_people_not_draws") else {
+        return;
+    };
+    let scratch = project_root().join("target").join("test-levels");
+    std::fs::create_dir_all(&scratch).expect("scratch");
+    let dir = tempfile::tempdir_in(&scratch).expect("temp dir");
+    let out_path = dir.path().join("naive.json");
+    let out_arg = out_path.to_string_lossy().to_string();
+    let out = run_throng(
+        &display,
+        &[
+            "levels/plaza.ron",
+            "--paused",
+            "--naive",
+            "--crowd",
+            "100",
+            "--frames",
+            "3",
+            "--stats-out",
+            &out_arg,
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(&out_path).expect("stats written"))
+            .expect("valid JSON");
+    let render = &report["render"];
+    let per_lod: Vec<u64> = (0..3)
+        .map(|k| render["instances_per_lod"][k].as_u64().expect("count"))
+        .collect();
+    // Everyone at full detail, one palette each; props are extra draws, not extra people.
+    assert_eq!(per_lod, vec![100, 0, 0]);
+    assert_eq!(counter(&report, &["drawn"]), 100);
+    assert!(
+        counter(render, &["draw_calls"]) > 200,
+        "bodies + props, two passes"
+    );
+}

@@ -716,7 +716,7 @@ impl WorldLayer for CrowdLayer<'_> {
                 }
             }
             CrowdDraw::Naive(frame) => {
-                stats.instances_per_lod[0] += frame.draws.len() as u32;
+                stats.instances_per_lod[0] += frame.people() as u32;
                 self.renderer
                     .draw_naive(ctx, frame, false, &uniforms, stats);
             }

@@ -235,6 +235,14 @@ pub struct NaiveFrame {
     pub joints: usize,
 }
 
+impl NaiveFrame {
+    /// People listed (one palette each; their props are further draws).
+    pub fn people(&self) -> usize {
+        let per_person = self.joints * TEXELS_PER_JOINT as usize;
+        self.palettes.len().checked_div(per_person).unwrap_or(0)
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 pub struct NaiveDraw {
     pub submesh: usize,
