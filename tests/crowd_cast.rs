@@ -405,6 +405,16 @@ fn market_cast() -> (throng::level::Level, CrowdCast) {
     (level, cast)
 }
 
+/// Index of the level's crowd model called `name`.
+fn model_index(level: &throng::level::Level, name: &str) -> usize {
+    level
+        .crowd
+        .models
+        .iter()
+        .position(|m| m.name == name)
+        .expect("the level has this model")
+}
+
 fn body_named<'a>(cast: &'a CrowdCast, name: &str) -> (usize, &'a throng::cast::Body) {
     cast.bodies
         .iter()
@@ -624,12 +634,7 @@ fn drift_from_joint(
 fn the_helmet_follows_the_head_and_the_shield_the_left_hand_through_the_walk() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let (mut level, _) = market_cast();
-    let k = level
-        .crowd
-        .models
-        .iter()
-        .position(|m| m.name == "knight")
-        .unwrap();
+    let k = model_index(&level, "knight");
     // A group of one makes the helmet its own submesh (still always worn).
     level.crowd.models[k]
         .attachment_choices
@@ -792,12 +797,7 @@ fn the_robot_stands_upright_at_its_height_with_its_shell_on_its_bones() {
 fn an_attachment_the_model_lacks_is_refused_with_the_list_of_what_it_has() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let (mut level, _) = market_cast();
-    let k = level
-        .crowd
-        .models
-        .iter()
-        .position(|m| m.name == "knight")
-        .unwrap();
+    let k = model_index(&level, "knight");
     level.crowd.models[k].attachment_choices[1][1] = "Great_Sword".into();
     let err = CrowdCast::load(&level, root, "levels/market.ron")
         .err()

@@ -22,7 +22,7 @@ use macroquad::prelude::{get_internal_gl, get_screen_data, next_frame};
 use throng::anim::{skin_normals, skin_positions};
 use throng::asset::{load_file, MToonAsset, SceneAsset};
 use throng::hero::mtoon::{shade, MToonParams, ShadeInput};
-use throng::hero::{ClipControl, Hero};
+use throng::hero::Hero;
 use throng::level::{load_level, Level};
 use throng::render::hero::{HeroRenderOptions, HeroRenderer};
 use throng::render::{
@@ -106,16 +106,6 @@ fn render(
 
 fn differs(a: [u8; 3], b: [u8; 3], tol: i32) -> bool {
     (0..3).any(|k| (a[k] as i32 - b[k] as i32).abs() > tol)
-}
-
-/// Puts `clip` at `t` and freezes it there.
-fn pose_at(h: &mut Hero, clip: usize, t: f32) {
-    h.control = ClipControl::Manual;
-    h.mixer.play(clip, 0.0);
-    h.mixer.set_rate(1.0);
-    h.mixer.seek(t);
-    h.mixer.pause();
-    h.update(0.0);
 }
 
 /// The hero's current pose skinned on the CPU into rigid meshes (the reference `skin_positions`).
@@ -221,7 +211,7 @@ fn skinning(ctx: &mut dyn RenderingBackend, t: &Target, white: TextureId, c: &mu
         };
         let mut r = HeroRenderer::new(ctx, &hero, opts).expect("hero renderer");
         let mode = r.palette_mode();
-        pose_at(&mut hero, walk, 0.3);
+        hero.freeze_at(walk, 0.3);
         let gpu = render(ctx, t, &mut r, &mut hero, &info);
         let mut rigid = Hero::new(baked(&hero), &level.hero, &level);
         rigid.controller = hero.controller.clone();
@@ -240,7 +230,7 @@ fn skinning(ctx: &mut dyn RenderingBackend, t: &Target, white: TextureId, c: &mu
             ),
         );
         // The comparison can tell poses apart: the idle pose differs a lot from the walk.
-        pose_at(&mut hero, idle, 0.0);
+        hero.freeze_at(idle, 0.0);
         let other = render(ctx, t, &mut r, &mut hero, &info);
         let (n2, bad2) = compare(&other, &cpu);
         c.check(

@@ -13,7 +13,7 @@ use throng::anim::ScenePose;
 use throng::asset::load_slice;
 use throng::game::{Action, FrameInput, Game, GameOptions};
 use throng::hero::controller::{MoveIntent, HERO_RADIUS};
-use throng::hero::{ClipControl, Hero};
+use throng::hero::Hero;
 use throng::level::{load_level, Level};
 
 fn lab() -> Level {
@@ -32,16 +32,6 @@ fn node(h: &Hero, bone: &str) -> usize {
 /// Model-space position of a humanoid bone with the current pose.
 fn bone_pos(h: &Hero, bone: &str) -> Vec3 {
     h.pose.world(node(h, bone)).unwrap().w_axis.truncate()
-}
-
-/// Puts `clip` at time `t` into the pose.
-fn pose_at(h: &mut Hero, clip: usize, t: f32) {
-    h.control = ClipControl::Manual;
-    h.mixer.play(clip, 0.0);
-    h.mixer.set_rate(1.0);
-    h.mixer.seek(t);
-    h.mixer.pause();
-    h.update(0.0);
 }
 
 #[test]
@@ -74,7 +64,7 @@ fn idle_arms_hang_about_72_degrees_below_the_t_pose() {
     let level = lab();
     let mut h = godette(&level);
     let idle = h.roles.idle.unwrap();
-    pose_at(&mut h, idle, 0.0);
+    h.freeze_at(idle, 0.0);
     for (up, low) in [
         ("leftUpperArm", "leftLowerArm"),
         ("rightUpperArm", "rightLowerArm"),
@@ -101,7 +91,7 @@ fn walking_feet_do_not_slide_and_arms_swing_against_the_legs() {
     let mut feet = Vec::new();
     for k in 0..samples {
         let t = cycle * k as f32 / samples as f32;
-        pose_at(&mut h, walk, t);
+        h.freeze_at(walk, t);
         let world = |b: &str| bone_pos(&h, b) + forward * v * t;
         feet.push((t, world("leftFoot"), world("rightFoot")));
     }
@@ -139,7 +129,7 @@ fn walking_feet_do_not_slide_and_arms_swing_against_the_legs() {
         assert!(slide < 0.01, "right foot slid {slide} m at t={t}");
     }
     // At heel strike (t = 0) the left foot is ahead: the left hand is behind the right hand.
-    pose_at(&mut h, walk, 0.0);
+    h.freeze_at(walk, 0.0);
     let ahead = |b: &str| bone_pos(&h, b).dot(forward);
     assert!(ahead("leftFoot") > ahead("rightFoot") + 0.2);
     assert!(

@@ -5,7 +5,10 @@
 
 mod support;
 
-use support::{find_display, project_root, read_png, run_throng};
+use support::{
+    differing_pixels, find_display, project_root, read_png, run_throng_ok, scratch_dir, Display,
+    Rgb8Image,
+};
 
 /// The plaza with a close camera and the given `lod: (...)` line, written into `dir`.
 fn close_level_with(dir: &std::path::Path, lod: &str) -> String {
@@ -25,14 +28,38 @@ fn close_level_with(dir: &std::path::Path, lod: &str) -> String {
     path.to_string_lossy().to_string()
 }
 
+/// One paused frame of `level` with `crowd` people (and `extra` options): the picture and the log.
+fn shoot_frame(
+    display: &Display,
+    dir: &std::path::Path,
+    level: &str,
+    name: &str,
+    crowd: &str,
+    extra: &[&str],
+) -> (Rgb8Image, String) {
+    let shot = dir.join(format!("{name}.png"));
+    let shot_arg = shot.to_string_lossy().to_string();
+    let mut args = vec![
+        level,
+        "--paused",
+        "--crowd",
+        crowd,
+        "--frames",
+        "3",
+        "--screenshot",
+        &shot_arg,
+    ];
+    args.extend_from_slice(extra);
+    let log = run_throng_ok(display, &args);
+    (read_png(&shot), log)
+}
+
 #[test]
 fn instanced_and_naive_pictures_agree() {
     let Some(display) = find_display("instanced_and_naive_pictures_agree") else {
         return;
     };
-    let scratch = project_root().join("target").join("test-levels");
-    std::fs::create_dir_all(&scratch).expect("scratch");
-    let dir = tempfile::tempdir_in(&scratch).expect("temp dir");
+    let dir = scratch_dir();
     // LOD distances so far that every visible person is near: the naive path has no LOD, so
     // only then must the pictures agree.
     let level = close_level_with(
@@ -40,42 +67,16 @@ fn instanced_and_naive_pictures_agree() {
         "    lod: (near: 400.0, mid: 450.0, far: 500.0, hysteresis: 2.0),",
     );
     let shoot = |name: &str, crowd: &str, extra: &[&str]| {
-        let shot = dir.path().join(format!("{name}.png"));
-        let shot_arg = shot.to_string_lossy().to_string();
-        let mut args = vec![
-            level.as_str(),
-            "--paused",
-            "--crowd",
-            crowd,
-            "--frames",
-            "3",
-            "--screenshot",
-            &shot_arg,
-        ];
-        args.extend_from_slice(extra);
-        let out = run_throng(&display, &args);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        read_png(&shot)
+        shoot_frame(&display, dir.path(), &level, name, crowd, extra).0
     };
     let instanced = shoot("instanced", "400", &[]);
     let naive = shoot("naive", "400", &["--naive"]);
     let capped = shoot("capped", "400", &["--max-uniform-vectors", "256"]);
     let empty = shoot("empty", "0", &[]);
-    let differing = |a: &support::Rgb8Image, b: &support::Rgb8Image| {
-        a.pixels
-            .iter()
-            .zip(&b.pixels)
-            .filter(|(p, q)| (0..3).any(|c| (p[c] as i32 - q[c] as i32).abs() > 40))
-            .count()
-    };
     let total = instanced.pixels.len();
-    let people = differing(&instanced, &empty);
-    let paths = differing(&instanced, &naive);
-    let cap = differing(&instanced, &capped);
+    let people = differing_pixels(&instanced, &empty, 40);
+    let paths = differing_pixels(&instanced, &naive, 40);
+    let cap = differing_pixels(&instanced, &capped, 40);
     support::say(&format!(
         "crowd paths render test RAN: people cover {people} px; naive differs in {paths} px, \
          the 256-vector cap in {cap} px (of {total})"
@@ -96,32 +97,14 @@ fn vat_and_matrix_pictures_agree() {
     let Some(display) = find_display("vat_and_matrix_pictures_agree") else {
         return;
     };
-    let scratch = project_root().join("target").join("test-levels");
-    std::fs::create_dir_all(&scratch).expect("scratch");
-    let dir = tempfile::tempdir_in(&scratch).expect("temp dir");
+    let dir = scratch_dir();
     // Everyone visible is a mid figure (the VAT holds mid and far; near stays on matrices).
     let level = close_level_with(
         dir.path(),
         "    lod: (near: 2.0, mid: 400.0, far: 500.0, hysteresis: 1.0),",
     );
     let shoot = |name: &str, crowd: &str, extra: &[&str]| {
-        let shot = dir.path().join(format!("{name}.png"));
-        let shot_arg = shot.to_string_lossy().to_string();
-        let mut args = vec![
-            level.as_str(),
-            "--paused",
-            "--crowd",
-            crowd,
-            "--frames",
-            "3",
-            "--screenshot",
-            &shot_arg,
-        ];
-        args.extend_from_slice(extra);
-        let out = run_throng(&display, &args);
-        let log = String::from_utf8_lossy(&out.stderr).to_string();
-        assert!(out.status.success(), "{log}");
-        (read_png(&shot), log)
+        shoot_frame(&display, dir.path(), &level, name, crowd, extra)
     };
     let (matrix, matrix_log) = shoot("matrix", "400", &[]);
     let (vat, vat_log) = shoot("vat", "400", &["--vat"]);
@@ -133,16 +116,9 @@ fn vat_and_matrix_pictures_agree() {
         "the VAT path fell back: {vat_log}"
     );
     assert!(!matrix_log.contains("throng: VAT:"), "{matrix_log}");
-    let differing = |a: &support::Rgb8Image, b: &support::Rgb8Image, limit: i32| {
-        a.pixels
-            .iter()
-            .zip(&b.pixels)
-            .filter(|(p, q)| (0..3).any(|c| (p[c] as i32 - q[c] as i32).abs() > limit))
-            .count()
-    };
-    let people = differing(&matrix, &empty, 40);
-    let moved = differing(&matrix, &vat, 40);
-    let shaded = differing(&matrix, &vat, 8);
+    let people = differing_pixels(&matrix, &empty, 40);
+    let moved = differing_pixels(&matrix, &vat, 40);
+    let shaded = differing_pixels(&matrix, &vat, 8);
     support::say(&format!(
         "VAT render test RAN: mid people cover {people} px; the VAT path differs in {moved} px \
          by more than 40 and in {shaded} px by more than 8 (8-bit normals)"

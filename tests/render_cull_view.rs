@@ -5,7 +5,7 @@
 mod support;
 
 use serde_json::Value;
-use support::{find_display, project_root, read_png, run_throng, Rgb8Image};
+use support::{find_display, read_png, run_for_report, scratch_dir, Rgb8Image};
 
 fn is_culled_red(p: [u8; 3]) -> bool {
     p[0] > 150 && p[1] < 70 && p[2] < 70
@@ -24,16 +24,10 @@ fn the_culling_view_shows_culled_people_and_the_frustum_from_above() {
     let Some(display) = find_display("the_culling_view_shows_culled_people") else {
         return;
     };
-    let scratch = project_root().join("target").join("test-levels");
-    std::fs::create_dir_all(&scratch).expect("scratch");
-    let dir = tempfile::tempdir_in(&scratch).expect("temp dir");
+    let dir = scratch_dir();
     let shoot = |name: &str, extra: &[&str]| {
         let shot = dir.path().join(format!("{name}.png"));
-        let stats = dir.path().join(format!("{name}.json"));
-        let (shot_arg, stats_arg) = (
-            shot.to_string_lossy().to_string(),
-            stats.to_string_lossy().to_string(),
-        );
+        let shot_arg = shot.to_string_lossy().to_string();
         let mut args = vec![
             "levels/plaza.ron",
             "--paused",
@@ -43,18 +37,9 @@ fn the_culling_view_shows_culled_people_and_the_frustum_from_above() {
             "4",
             "--screenshot",
             &shot_arg,
-            "--stats-out",
-            &stats_arg,
         ];
         args.extend_from_slice(extra);
-        let out = run_throng(&display, &args);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let report: Value =
-            serde_json::from_str(&std::fs::read_to_string(&stats).expect("stats")).expect("json");
+        let report = run_for_report(&display, dir.path(), name, &args);
         (read_png(&shot), report)
     };
     let (player, player_stats) = shoot("player", &[]);

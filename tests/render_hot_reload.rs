@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use support::{find_display, project_root, read_png, Display};
+use support::{find_display, project_root, read_png, scratch_dir, Display};
 
 fn level(sky: &str) -> String {
     level_with_hero(sky, "assets/hero/Godette_vrm_v4.vrm")
@@ -57,10 +57,7 @@ fn running_game_applies_edits_and_survives_a_broken_one() {
     let Some(display) = find_display("running_game_applies_edits_and_survives_a_broken_one") else {
         return;
     };
-    // Inside the project so the level finds assets/ by walking up.
-    let scratch = project_root().join("target").join("test-levels");
-    std::fs::create_dir_all(&scratch).expect("scratch dir");
-    let dir = tempfile::tempdir_in(&scratch).expect("temp dir");
+    let dir = scratch_dir();
     let level_path = dir.path().join("reload.ron");
     let shot = dir.path().join("reload.png");
     std::fs::write(&level_path, level("(0.8, 0.05, 0.05)")).expect("write level");

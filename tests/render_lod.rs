@@ -3,7 +3,7 @@
 
 mod support;
 
-use support::{find_display, project_root, read_png, run_throng};
+use support::{find_display, project_root, read_png, run_throng, scratch_dir};
 
 fn grey_tints(level: &str) -> String {
     let mut out = String::new();
@@ -33,9 +33,7 @@ fn lod_debug_colours_show_three_bands() {
         &plaza[..start],
         &plaza[end..]
     );
-    let scratch = project_root().join("target").join("test-levels");
-    std::fs::create_dir_all(&scratch).expect("scratch");
-    let dir = tempfile::tempdir_in(&scratch).expect("temp dir");
+    let dir = scratch_dir();
     let path = dir.path().join("lod.ron");
     std::fs::write(&path, level).expect("write level");
     let level_arg = path.to_string_lossy().to_string();

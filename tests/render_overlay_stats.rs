@@ -5,7 +5,7 @@
 mod support;
 
 use serde_json::Value;
-use support::{find_display, project_root, run_throng};
+use support::{find_display, project_root, run_for_report, scratch_dir};
 use throng::cast::CrowdCast;
 use throng::game::{Action, FrameInput, Game, GameOptions};
 use throng::level::load_level;
@@ -36,14 +36,12 @@ fn the_overlay_shows_the_renderers_counters_and_they_match_the_frame() {
     let Some(display) = find_display("the_overlay_shows_the_renderers_counters") else {
         return;
     };
-    let scratch = project_root().join("target").join("test-levels");
-    std::fs::create_dir_all(&scratch).expect("scratch");
-    let dir = tempfile::tempdir_in(&scratch).expect("temp dir");
-    let out_path = dir.path().join("stats.json");
-    let out_arg = out_path.to_string_lossy().to_string();
+    let dir = scratch_dir();
     let people = PEOPLE.to_string();
-    let out = run_throng(
+    let report = run_for_report(
         &display,
+        dir.path(),
+        "stats",
         &[
             "levels/plaza.ron",
             "--paused",
@@ -52,19 +50,8 @@ fn the_overlay_shows_the_renderers_counters_and_they_match_the_frame() {
             "--perf-panel",
             "--frames",
             "4",
-            "--stats-out",
-            &out_arg,
         ],
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report: Value =
-        serde_json::from_str(&std::fs::read_to_string(&out_path).expect("stats written"))
-            .expect("valid JSON");
-
     // 1. What the HUD and the panel show is what the renderer counted.
     let hud = report["hud"].as_array().expect("hud lines");
     let people_line = hud[1].as_str().expect("text");
@@ -200,13 +187,11 @@ fn the_naive_path_counts_people_not_draws() {
     let Some(display) = find_display("the_naive_path_counts_people_not_draws") else {
         return;
     };
-    let scratch = project_root().join("target").join("test-levels");
-    std::fs::create_dir_all(&scratch).expect("scratch");
-    let dir = tempfile::tempdir_in(&scratch).expect("temp dir");
-    let out_path = dir.path().join("naive.json");
-    let out_arg = out_path.to_string_lossy().to_string();
-    let out = run_throng(
+    let dir = scratch_dir();
+    let report = run_for_report(
         &display,
+        dir.path(),
+        "naive",
         &[
             "levels/plaza.ron",
             "--paused",
@@ -215,18 +200,8 @@ fn the_naive_path_counts_people_not_draws() {
             "100",
             "--frames",
             "3",
-            "--stats-out",
-            &out_arg,
         ],
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report: Value =
-        serde_json::from_str(&std::fs::read_to_string(&out_path).expect("stats written"))
-            .expect("valid JSON");
     let render = &report["render"];
     let per_lod: Vec<u64> = (0..3)
         .map(|k| render["instances_per_lod"][k].as_u64().expect("count"))

@@ -136,15 +136,21 @@ impl AnimTexture {
             .map(|r| r as u32)
     }
 
-    /// The skinning matrix of `joint` stored in `row` (what texelFetch returns).
-    pub fn matrix(&self, row: u32, joint: u32) -> Mat4 {
+    /// The three texels of `joint` in `row` as stored: rows 0-2 of its 3x4 skinning matrix
+    /// (what texelFetch returns).
+    pub fn matrix_rows(&self, row: u32, joint: u32) -> [Vec4; 3] {
         let base = ((row * self.width + joint * TEXELS_PER_JOINT) * 4) as usize;
-        let texel = |k: usize| {
+        std::array::from_fn(|k| {
             self.data
                 .get(base + k * 4..base + k * 4 + 4)
                 .map_or(Vec4::ZERO, Vec4::from_slice)
-        };
-        Mat4::from_cols(texel(0), texel(1), texel(2), Vec4::W).transpose()
+        })
+    }
+
+    /// The skinning matrix of `joint` stored in `row`.
+    pub fn matrix(&self, row: u32, joint: u32) -> Mat4 {
+        let [r0, r1, r2] = self.matrix_rows(row, joint);
+        Mat4::from_cols(r0, r1, r2, Vec4::W).transpose()
     }
 
     /// CPU reference of the shader's read: the matrix at a fractional frame position, linearly

@@ -153,25 +153,25 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
     game.toggles.per_agent_draws = naive;
     game.toggles.vat = vat;
     game.toggles.cull_view = cull_view;
-    if paused {
+    game.toggles.uniform_cap = max_uniform_vectors;
+    // What the command line asks to start with, as the keys would do it.
+    let start_actions: Vec<Action> = [
+        (paused, Action::TogglePause),
+        (show_perf_panel, Action::TogglePerfPanel),
+    ]
+    .into_iter()
+    .filter_map(|(on, action)| on.then_some(action))
+    .collect();
+    if !start_actions.is_empty() {
         game.frame(
             0.0,
             &crate::game::FrameInput {
-                actions: vec![Action::TogglePause],
+                actions: start_actions,
                 ..Default::default()
             },
         );
     }
-    game.toggles.uniform_cap = max_uniform_vectors;
-
     if show_perf_panel {
-        game.frame(
-            0.0,
-            &crate::game::FrameInput {
-                actions: vec![Action::TogglePerfPanel],
-                ..Default::default()
-            },
-        );
         // Start fully open: a screenshot of frame 1 should show the panel.
         let _ = game.motion.finish(&crate::game::Motion::PerfPanel);
     }

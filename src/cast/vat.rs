@@ -118,8 +118,7 @@ impl CrowdVat {
             for r in 0..entry.anim_rows {
                 let row = entry.first_anim_row + r;
                 for (j, rows) in palette.iter_mut().enumerate() {
-                    let m = tex.matrix(row, j as u32).transpose();
-                    *rows = [m.x_axis, m.y_axis, m.z_axis];
+                    *rows = tex.matrix_rows(row, j as u32);
                 }
                 let start = (entry.first_texel + r * entry.vertices) as usize * 4;
                 for (v, out) in data[start..start + entry.vertices as usize * 4]

@@ -271,6 +271,17 @@ impl Hero {
             .step(dt, intent, &self.obstacles, &self.bounds);
     }
 
+    /// Holds `clip` at time `t` under manual control and applies the pose: a still frame for
+    /// comparisons and pictures.
+    pub fn freeze_at(&mut self, clip: usize, t: f32) {
+        self.control = ClipControl::Manual;
+        self.mixer.play(clip, 0.0);
+        self.mixer.set_rate(1.0);
+        self.mixer.seek(t);
+        self.mixer.pause();
+        self.update(0.0);
+    }
+
     /// Starts the wave (it plays once, then the controller takes over again).
     pub fn wave(&mut self) {
         if let Some(w) = self.roles.wave {

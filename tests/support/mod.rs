@@ -42,6 +42,48 @@ pub fn say(line: &str) {
     let _ = writeln!(std::io::stderr(), "{line}");
 }
 
+/// A fresh folder under target/test-levels: inside the project, so a level written there finds
+/// assets/ by walking up. Removed when dropped.
+pub fn scratch_dir() -> tempfile::TempDir {
+    let scratch = project_root().join("target").join("test-levels");
+    std::fs::create_dir_all(&scratch).expect("scratch dir");
+    tempfile::tempdir_in(&scratch).expect("temp dir")
+}
+
+/// Runs throng like `run_throng` and insists that it succeeded; returns its log (stderr).
+pub fn run_throng_ok(display: &Display, args: &[&str]) -> String {
+    let out = run_throng(display, args);
+    let log = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "throng {args:?} failed: {log}");
+    log
+}
+
+/// Runs throng with `args` plus `--stats-out DIR/NAME.json` and returns that frame report
+/// (the overlay's text and the renderer's counters).
+pub fn run_for_report(
+    display: &Display,
+    dir: &Path,
+    name: &str,
+    args: &[&str],
+) -> serde_json::Value {
+    let path = dir.join(format!("{name}.json"));
+    let path_arg = path.to_string_lossy().to_string();
+    let mut all = args.to_vec();
+    all.extend(["--stats-out", path_arg.as_str()]);
+    run_throng_ok(display, &all);
+    let text = std::fs::read_to_string(&path).expect("the stats report is written");
+    serde_json::from_str(&text).expect("the stats report is JSON")
+}
+
+/// Pixels where any channel of `a` and `b` differs by more than `limit`.
+pub fn differing_pixels(a: &Rgb8Image, b: &Rgb8Image, limit: i32) -> usize {
+    a.pixels
+        .iter()
+        .zip(&b.pixels)
+        .filter(|(p, q)| (0..3).any(|c| (p[c] as i32 - q[c] as i32).abs() > limit))
+        .count()
+}
+
 /// Runs the throng binary with `args` in a window (on `display`), from the project root.
 pub fn run_throng(display: &Display, args: &[&str]) -> Output {
     let exe = env!("CARGO_BIN_EXE_throng");
