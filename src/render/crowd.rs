@@ -361,6 +361,7 @@ impl CrowdRenderer {
         if let Some(old) = self.vat.take() {
             old.delete(ctx);
         }
+        self.info.vat_bytes = 0;
         let Some(vat) = vat else {
             return Ok(());
         };
