@@ -6,7 +6,7 @@ use throng::app::bench::BenchResult;
 use throng::app::{self, PlayOutcome, PlaySetup};
 use throng::asset::inspect::run_inspect;
 use throng::bench::args::{prepare_out_dir, BenchArgs};
-use throng::bench::report::table;
+use throng::bench::report::{sim_csv, sim_rows_for_plot, sim_table, table, to_csv};
 use throng::bench::{run_headless, write_outputs};
 use throng::cli::{check_screenshot_path, find_asset_root, Cli, Command, PlayArgs};
 use throng::game::GameOptions;
@@ -43,6 +43,10 @@ fn main() -> ExitCode {
 
 fn bench(args: BenchArgs) -> ExitCode {
     // Every check before any measuring: a typo must not cost a ten-minute run.
+    if let Some(e) = args.conflict() {
+        eprintln!("throng bench: {e}");
+        return ExitCode::from(2);
+    }
     if let Err(e) = prepare_out_dir(&args.out) {
         eprintln!("throng bench: {e}");
         return ExitCode::from(2);
@@ -55,8 +59,9 @@ fn bench(args: BenchArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let rows = if args.headless {
-        run_headless(&args, &level)
+    let (csv, table, rows) = if args.headless {
+        let rows = run_headless(&args, &level);
+        (sim_csv(&rows), sim_table(&rows), sim_rows_for_plot(&rows))
     } else {
         let result: BenchResult = Default::default();
         let conf = macroquad::window::Conf {
@@ -71,7 +76,7 @@ fn bench(args: BenchArgs) -> ExitCode {
         );
         let outcome = result.lock().ok().and_then(|mut r| r.take());
         match outcome {
-            Some(Ok(rows)) => rows,
+            Some(Ok(rows)) => (to_csv(&rows), table(&rows), rows),
             Some(Err(e)) => {
                 eprintln!("throng bench: {e}");
                 return ExitCode::FAILURE;
@@ -84,9 +89,9 @@ fn bench(args: BenchArgs) -> ExitCode {
     };
     let kind = if args.headless { "headless" } else { "GL" };
     let title = format!("{} - {kind}, {} frames per run", level.name, args.frames);
-    match write_outputs(&args, &rows, &title) {
+    match write_outputs(&args, &csv, &rows, &title) {
         Ok(paths) => {
-            print!("{}", table(&rows));
+            print!("{table}");
             for p in paths {
                 println!("wrote {}", p.display());
             }

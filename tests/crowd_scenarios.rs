@@ -222,6 +222,7 @@ fn same_seed_same_state_whatever_the_thread_count() {
                 hero_position: Some(Vec2::new(4.0, 17.0)),
                 hero_velocity: Vec2::ZERO,
                 disturbance: (k == steps / 2).then_some(Vec2::new(0.0, 12.0)),
+                view: None,
             };
             c.step(DT, &inputs);
         }

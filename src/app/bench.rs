@@ -35,7 +35,8 @@ async fn bench(args: &BenchArgs, level: &Level) -> Result<Vec<BenchRow>, String>
         Renderer::new(gl.quad_context)?
     };
     let sky = display_color(level.lighting.sky_color);
-    let runs = args.sizes.0.len() * args.modes.0.len();
+    let modes = args.gl_modes();
+    let runs = args.sizes.0.len() * modes.len();
     let total = args.warmup + args.frames;
     let asset_root = crate::cli::find_asset_root(&args.level);
     let mut crowd_gfx = CrowdGfx::new(asset_root, args.level.display().to_string());
@@ -55,8 +56,11 @@ async fn bench(args: &BenchArgs, level: &Level) -> Result<Vec<BenchRow>, String>
     let mut rows = Vec::new();
     let mut run = 0;
     for &agents in &args.sizes.0 {
-        for &mode in &args.modes.0 {
+        for &mode in &modes {
             let mut game = bench_game(level, agents, args.seed);
+            // The naive path draws everyone: nobody may be treated as unseen there.
+            game.sim_lod = !args.no_sim_lod && mode.culls();
+            game.view_aspect = BENCH_ASPECT;
             {
                 let gl = unsafe { get_internal_gl() };
                 crowd_gfx.set_vat(gl.quad_context, mode.uses_vat());
@@ -68,6 +72,7 @@ async fn bench(args: &BenchArgs, level: &Level) -> Result<Vec<BenchRow>, String>
             for i in 0..total {
                 let frame_start = Instant::now();
                 let camera = camera_for_frame(level, i, total);
+                game.camera = camera;
                 let t0 = Instant::now();
                 game.frame(BENCH_DT, &FrameInput::default());
                 let sim = t0.elapsed().as_secs_f64() * 1000.0;
@@ -119,7 +124,7 @@ async fn bench(args: &BenchArgs, level: &Level) -> Result<Vec<BenchRow>, String>
                     s.triangles = stats.triangles;
                     s.uniform_bytes = stats.uniform_bytes;
                     s.visible = visible as u64;
-                    progress(run, runs, mode, agents, i - args.warmup, args.frames);
+                    progress(run, runs, mode.name(), agents, i - args.warmup, args.frames);
                 }
             }
             rows.push(s.row(mode, agents));

@@ -71,11 +71,17 @@ pub struct BenchArgs {
     /// Modes, comma-separated: pipeline (culling + LOD + instancing), instanced (culling +
     /// instancing), naive (one draw per person), vat (the pipeline with mid/far figures from the
     /// vertex animation texture).
-    #[arg(long, default_value = "pipeline,vat,instanced,naive", value_parser = parse_modes)]
-    pub modes: Modes,
-    /// Measure everything except GL (simulation, culling, packing) without a window.
+    /// [default: pipeline,vat,instanced,naive; GL only]
+    #[arg(long, value_parser = parse_modes)]
+    pub modes: Option<Modes>,
+    /// Measure the simulation (and culling and packing) without a window, once per size: at
+    /// full rate and with the simulation LOD, with a per-phase breakdown.
     #[arg(long)]
     pub headless: bool,
+    /// Steer everyone every step (no simulation level of detail): in the GL modes, and the only
+    /// variant measured headless.
+    #[arg(long)]
+    pub no_sim_lod: bool,
     /// Folder for bench.csv, bench.png and the last frame of each run.
     #[arg(long, default_value = "bench-out")]
     pub out: PathBuf,
@@ -88,6 +94,24 @@ pub struct BenchArgs {
     /// Size crowd batches as if the GPU allowed only this many vertex uniform vectors.
     #[arg(long, value_parser = crate::cli::parse_uniform_vectors)]
     pub max_uniform_vectors: Option<u32>,
+}
+
+impl BenchArgs {
+    /// The GL modes to run: those asked for, else all.
+    pub fn gl_modes(&self) -> Vec<BenchMode> {
+        self.modes
+            .as_ref()
+            .map_or_else(|| BenchMode::ALL.to_vec(), |m| m.0.clone())
+    }
+
+    /// A combination of options that cannot mean anything, found before any work.
+    pub fn conflict(&self) -> Option<String> {
+        self.modes.as_ref().filter(|_| self.headless).map(|_| {
+            "--modes chooses render paths for the GL benchmark; --headless measures the \
+             simulation once per size (full rate and with the simulation LOD)"
+                .to_string()
+        })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

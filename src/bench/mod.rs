@@ -16,7 +16,7 @@ use crate::view::frustum::Frustum;
 use crate::view::lod::Lod;
 use crate::view::markers::{pack_markers, PackOptions, MARKER_FLOATS};
 use args::{BenchArgs, BenchMode};
-use report::{median, quantile, BenchRow};
+use report::{median, quantile, BenchRow, SimRow, SimSamples};
 
 /// Simulated seconds per benchmark frame: fixed, so every run does the same work.
 pub const BENCH_DT: f64 = 1.0 / 60.0;
@@ -134,59 +134,129 @@ pub fn timed_cpu_frame(
 }
 
 /// Progress on stderr: a line when a run starts and at each quarter.
-pub fn progress(run: usize, runs: usize, mode: BenchMode, agents: u32, frame: u32, frames: u32) {
+pub fn progress(run: usize, runs: usize, what: &str, agents: u32, frame: u32, frames: u32) {
     let quarter = (frames / 4).max(1);
     if frame == 0 || frame.is_multiple_of(quarter) || frame + 1 == frames {
         let pct =
             ((run as f64 + (frame + 1) as f64 / frames as f64) / runs as f64 * 100.0).min(100.0);
         eprintln!(
-            "bench [{}/{runs}] {} {agents} agents: frame {}/{frames} ({pct:.0}% of all runs)",
+            "bench [{}/{runs}] {what} {agents} agents: frame {}/{frames} ({pct:.0}% of all runs)",
             run + 1,
-            mode.name(),
             frame + 1
         );
     }
 }
 
-/// The headless benchmark: simulation, culling and packing, no window.
-pub fn run_headless(args: &BenchArgs, level: &Level) -> Vec<BenchRow> {
-    let runs = args.sizes.0.len() * args.modes.0.len();
+/// The simulation variants the headless benchmark compares in one run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SimVariant {
+    /// Everyone steered every step.
+    Full,
+    /// People the camera cannot see steered every 4th step.
+    SimLod,
+}
+
+impl SimVariant {
+    pub fn name(self) -> &'static str {
+        match self {
+            SimVariant::Full => "full",
+            SimVariant::SimLod => "sim-lod",
+        }
+    }
+}
+
+/// Where the numbers come from: printed above the table and repeated in every CSV row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Machine {
+    pub cores: usize,
+    pub threads: usize,
+    pub simd: &'static str,
+    pub commit: String,
+}
+
+impl Machine {
+    pub fn here() -> Self {
+        Machine {
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads: rayon::current_num_threads(),
+            simd: crate::crowd::simd_level(),
+            commit: build_commit(),
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        format!(
+            "{} cores, {} simulation threads, {} steering kernel, commit {}",
+            self.cores, self.threads, self.simd, self.commit
+        )
+    }
+}
+
+/// The commit the source tree is at (with `-dirty` for uncommitted changes), or `unknown`
+/// outside a git checkout.
+fn build_commit() -> String {
+    std::process::Command::new("git")
+        .args(["describe", "--always", "--dirty", "--abbrev=10"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// The headless benchmark: per size, the simulation at full rate and with the simulation LOD
+/// (unless `--no-sim-lod`), each with its phases, plus culling and packing; no window.
+pub fn run_headless(args: &BenchArgs, level: &Level) -> Vec<SimRow> {
+    let variants: &[SimVariant] = if args.no_sim_lod {
+        &[SimVariant::Full]
+    } else {
+        &[SimVariant::Full, SimVariant::SimLod]
+    };
+    let runs = args.sizes.0.len() * variants.len();
+    let machine = Machine::here();
     let mut rows = Vec::new();
     let mut packed = PackedCrowd::default();
+    let total = args.warmup + args.frames;
     let mut run = 0;
     for &agents in &args.sizes.0 {
-        for &mode in &args.modes.0 {
+        for &variant in variants {
             let mut game = bench_game(level, agents, args.seed);
-            let mut s = RunSamples::default();
-            for i in 0..args.warmup + args.frames {
-                let camera = camera_for_frame(level, i, args.warmup + args.frames);
-                let (sim, cull, visible) = timed_cpu_frame(&mut game, mode, &camera, &mut packed);
+            game.sim_lod = variant == SimVariant::SimLod;
+            game.view_aspect = BENCH_ASPECT;
+            let mut s = SimSamples::default();
+            for i in 0..total {
+                let camera = camera_for_frame(level, i, total);
+                game.camera = camera;
+                let (sim, cull, visible) =
+                    timed_cpu_frame(&mut game, BenchMode::Pipeline, &camera, &mut packed);
                 if i >= args.warmup {
-                    s.frame.push(sim + cull);
-                    s.sim.push(sim);
-                    s.cull.push(cull);
-                    s.visible = visible as u64;
-                    progress(run, runs, mode, agents, i - args.warmup, args.frames);
+                    s.push(sim, cull, visible, game.agents.timings());
+                    progress(run, runs, variant.name(), agents, i - args.warmup, args.frames);
                 }
             }
-            rows.push(s.row(mode, agents));
+            rows.push(s.row(variant, agents, game.agents.close_pairs(0.35), &machine));
             run += 1;
         }
     }
     rows
 }
 
-/// Writes bench.csv and bench.png into the output folder; returns their paths for the log.
+/// Writes bench.csv (`csv` as made by `report::to_csv` or `report::sim_csv`) and bench.png into
+/// the output folder; returns their paths for the log.
 pub fn write_outputs(
     args: &BenchArgs,
-    rows: &[BenchRow],
+    csv: &str,
+    plotted: &[BenchRow],
     title: &str,
 ) -> Result<Vec<std::path::PathBuf>, String> {
-    let csv = args.out.join("bench.csv");
-    report::write_atomically(&csv, report::to_csv(rows).as_bytes())?;
+    let csv_path = args.out.join("bench.csv");
+    report::write_atomically(&csv_path, csv.as_bytes())?;
     let png = args.out.join("bench.png");
-    report::write_atomically(&png, &plot::plot_png(rows, title)?)?;
-    Ok(vec![csv, png])
+    report::write_atomically(&png, &plot::plot_png(plotted, title)?)?;
+    Ok(vec![csv_path, png])
 }
 
 #[cfg(test)]

@@ -24,6 +24,190 @@ pub struct BenchRow {
 
 pub const CSV_HEADER: &str = "mode,agents,frames,frame_ms_median,frame_ms_p95,sim_ms_median,anim_ms_median,cull_lod_pack_ms_median,submit_ms_median,draw_calls,triangles,uniform_bytes,visible";
 
+/// One size × simulation variant of the headless benchmark: the step and its phases
+/// (medians over the measured frames, wall-clock milliseconds).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimRow {
+    pub variant: String,
+    pub agents: u32,
+    pub frames: u32,
+    pub step_ms_median: f64,
+    pub step_ms_p95: f64,
+    /// Wall-clock nanoseconds per agent per step (median step / agents).
+    pub ns_per_agent: f64,
+    /// Phase medians, in `PHASES` order.
+    pub phase_ms: [f64; 6],
+    pub sweeps_median: f64,
+    pub steered_median: f64,
+    pub cull_pack_ms_median: f64,
+    pub visible: u64,
+    /// Pairs closer than 0.35 m after the last step (the non-overlap guarantee says 0).
+    pub close_pairs: usize,
+    pub machine: super::Machine,
+}
+
+/// The simulation's phases, as named in the CSV and the table.
+pub const PHASES: [&str; 6] = [
+    "grid",
+    "plan",
+    "behaviour",
+    "steering",
+    "constraints",
+    "animation",
+];
+
+pub const SIM_CSV_HEADER: &str = "variant,agents,frames,step_ms_median,step_ms_p95,ns_per_agent,grid_ms,plan_ms,behaviour_ms,steering_ms,constraints_ms,animation_ms,sweeps,steered,cull_pack_ms,visible,close_pairs,cores,threads,simd,commit";
+
+/// Per-frame samples of one headless run.
+#[derive(Debug, Default)]
+pub struct SimSamples {
+    step: Vec<f64>,
+    phases: [Vec<f64>; 6],
+    sweeps: Vec<f64>,
+    steered: Vec<f64>,
+    cull: Vec<f64>,
+    visible: u64,
+}
+
+impl SimSamples {
+    pub fn push(&mut self, step_ms: f64, cull_ms: f64, visible: usize, t: crate::crowd::StepTimings) {
+        self.step.push(step_ms);
+        let phases = [
+            t.grid_ms,
+            t.plan_ms,
+            t.behaviour_ms,
+            t.steering_ms,
+            t.constraints_ms,
+            t.animation_ms,
+        ];
+        for (v, ms) in self.phases.iter_mut().zip(phases) {
+            v.push(ms);
+        }
+        self.sweeps.push(t.sweeps as f64);
+        self.steered.push(t.steered as f64);
+        self.cull.push(cull_ms);
+        self.visible = visible as u64;
+    }
+
+    pub fn row(
+        &self,
+        variant: super::SimVariant,
+        agents: u32,
+        close_pairs: usize,
+        machine: &super::Machine,
+    ) -> SimRow {
+        let step = median(&self.step);
+        SimRow {
+            variant: variant.name().to_string(),
+            agents,
+            frames: self.step.len() as u32,
+            step_ms_median: step,
+            step_ms_p95: quantile(&self.step, 0.95).unwrap_or(f64::NAN),
+            ns_per_agent: step * 1e6 / agents.max(1) as f64,
+            phase_ms: std::array::from_fn(|k| median(&self.phases[k])),
+            sweeps_median: median(&self.sweeps),
+            steered_median: median(&self.steered),
+            cull_pack_ms_median: median(&self.cull),
+            visible: self.visible,
+            close_pairs,
+            machine: machine.clone(),
+        }
+    }
+}
+
+pub fn sim_csv(rows: &[SimRow]) -> String {
+    let mut s = String::from(SIM_CSV_HEADER);
+    s.push('\n');
+    for r in rows {
+        let phases: Vec<String> = r.phase_ms.iter().map(|v| format!("{v:.4}")).collect();
+        let _ = writeln!(
+            s,
+            "{},{},{},{:.4},{:.4},{:.1},{},{},{},{:.4},{},{},{},{},{},{}",
+            r.variant,
+            r.agents,
+            r.frames,
+            r.step_ms_median,
+            r.step_ms_p95,
+            r.ns_per_agent,
+            phases.join(","),
+            r.sweeps_median,
+            r.steered_median,
+            r.cull_pack_ms_median,
+            r.visible,
+            r.close_pairs,
+            r.machine.cores,
+            r.machine.threads,
+            r.machine.simd,
+            r.machine.commit
+        );
+    }
+    s
+}
+
+/// The headless table: step time, ns per agent, the phases, and each variant against the first
+/// of its size.
+pub fn sim_table(rows: &[SimRow]) -> String {
+    let mut s = match rows.first() {
+        Some(r) => format!("machine: {}\n", r.machine.describe()),
+        None => String::new(),
+    };
+    let _ = write!(
+        s,
+        "{:<8} {:>7} {:>8} {:>7} {:>7}",
+        "variant", "agents", "step ms", "p95 ms", "ns/agt"
+    );
+    for p in PHASES {
+        let _ = write!(s, " {:>8}", &p[..p.len().min(8)]);
+    }
+    let _ = writeln!(
+        s,
+        " {:>6} {:>8} {:>6} {:>8}",
+        "sweeps", "steered", "<0.35m", "vs full"
+    );
+    for r in rows {
+        let first = rows.iter().find(|b| b.agents == r.agents);
+        let ratio = first
+            .filter(|b| b.step_ms_median > 0.0)
+            .map(|b| format!("{:.2}x", r.step_ms_median / b.step_ms_median))
+            .unwrap_or_default();
+        let _ = write!(
+            s,
+            "{:<8} {:>7} {:>8.2} {:>7.2} {:>7.0}",
+            r.variant, r.agents, r.step_ms_median, r.step_ms_p95, r.ns_per_agent
+        );
+        for v in r.phase_ms {
+            let _ = write!(s, " {v:>8.2}");
+        }
+        let _ = writeln!(
+            s,
+            " {:>6} {:>8} {:>6} {:>8}",
+            r.sweeps_median, r.steered_median, r.close_pairs, ratio
+        );
+    }
+    s
+}
+
+/// The headless rows in the shape the plot draws: one line per variant, step time per size.
+pub fn sim_rows_for_plot(rows: &[SimRow]) -> Vec<BenchRow> {
+    rows.iter()
+        .map(|r| BenchRow {
+            mode: r.variant.clone(),
+            agents: r.agents,
+            frames: r.frames,
+            frame_ms_median: r.step_ms_median,
+            frame_ms_p95: r.step_ms_p95,
+            sim_ms_median: r.step_ms_median,
+            anim_ms_median: Some(r.phase_ms[5]),
+            cull_lod_pack_ms_median: r.cull_pack_ms_median,
+            submit_ms_median: 0.0,
+            draw_calls: 0,
+            triangles: 0,
+            uniform_bytes: 0,
+            visible: r.visible,
+        })
+        .collect()
+}
+
 /// The value at quantile `q` (0..1) by the nearest-rank method; None for no samples.
 pub fn quantile(samples: &[f64], q: f64) -> Option<f64> {
     let mut v: Vec<f64> = samples.iter().copied().filter(|x| x.is_finite()).collect();

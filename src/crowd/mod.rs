@@ -4,19 +4,26 @@
 //! non-overlap constraints, and per-agent animation state. Pure data: no GL.
 
 pub mod anim;
+mod animate;
 mod behaviour;
+mod constraints;
 pub mod grid;
 pub mod nav;
 pub mod obstacles;
+pub mod sim_lod;
+mod sorted;
 mod steering;
 
 use glam::{Vec2, Vec3};
 
 use crate::level::{Level, PointOfInterest};
 use anim::{AnimState, ClipKind, ClipSpeeds};
-use grid::SpatialGrid;
+use grid::CellGrid;
 use nav::NavGrid;
 use obstacles::ObstacleField;
+pub use sim_lod::SimView;
+use sorted::SortedAgents;
+pub use steering::simd_level;
 
 /// Radius of a person's body disc in metres: two agents never stand closer than twice this.
 pub const BODY_RADIUS: f32 = 0.2;
@@ -78,6 +85,39 @@ pub struct StepInputs {
     pub hero_velocity: Vec2,
     /// A disturbance (the player's click or key) at this point this step.
     pub disturbance: Option<Vec2>,
+    /// What the player sees, for the simulation level of detail: people it cannot see are
+    /// steered every `sim_lod::LOW_RATE`th step. None steers everyone every step.
+    pub view: Option<SimView>,
+}
+
+/// Wall-clock milliseconds of each phase of the last step (for the benchmark and the lab).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct StepTimings {
+    /// Sim LOD selection, the grid's counting sort, gathering into and writing back from cell
+    /// order.
+    pub grid_ms: f64,
+    pub plan_ms: f64,
+    pub behaviour_ms: f64,
+    pub steering_ms: f64,
+    /// Integration, non-overlap, hero, obstacles and bounds.
+    pub constraints_ms: f64,
+    /// Heading and animation state.
+    pub animation_ms: f64,
+    /// Non-overlap sweeps the step took.
+    pub sweeps: u32,
+    /// Agents steered this step (everyone without the simulation LOD).
+    pub steered: u32,
+}
+
+impl StepTimings {
+    pub fn total_ms(&self) -> f64 {
+        self.grid_ms
+            + self.plan_ms
+            + self.behaviour_ms
+            + self.steering_ms
+            + self.constraints_ms
+            + self.animation_ms
+    }
 }
 
 /// One agent's look: variant group, model, tint and props, picked from the level's groups.
@@ -118,21 +158,35 @@ pub struct Crowd {
     poi_occupancy: Vec<u32>,
     /// Per queue POI: agents in line, front first.
     queues: Vec<Vec<u32>>,
-    /// Cells as wide as the steering look-ahead.
-    grid: SpatialGrid,
-    /// 1 m cells for the non-overlap pass: small enough to visit few bodies, big enough that
-    /// the cell array stays in cache on a 600 m field.
-    fine_grid: SpatialGrid,
+    /// Seconds each agent has gone unsteered (the simulation LOD), and what this step covers.
+    pending_dt: Vec<f32>,
+    steer_dt: Vec<f32>,
+    active: Vec<bool>,
+    /// The one spatial grid; its cell size follows the crowd's density.
+    grid: CellGrid,
+    /// Hot fields in the grid's cell order, rebuilt each step.
+    sorted: SortedAgents,
     obstacles: ObstacleField,
     nav: NavGrid,
     /// Agents waiting for a route search, oldest first.
     route_requests: std::collections::VecDeque<u32>,
-    new_vel: Vec<Vec2>,
     target_count: usize,
     pub clip_speeds: ClipSpeeds,
     steps: u64,
-    /// Worker threads for steering; None = all cores for big crowds.
-    threads: Option<usize>,
+    /// A pool of exactly this many threads (tests, benchmarks); None: rayon's global pool, one
+    /// thread per core.
+    pool: Option<std::sync::Arc<rayon::ThreadPool>>,
+    timings: StepTimings,
+}
+
+/// Grid cell edge (m) for a crowd of `count` on `area` m²: dense crowds get small cells so a
+/// scan visits few bodies, sparse ones large cells so the grid stays small.
+fn grid_cell_for(count: usize, area: f32) -> f32 {
+    if count as f32 > area.max(1.0) {
+        steering::LOOK_AHEAD * 0.5
+    } else {
+        steering::LOOK_AHEAD
+    }
 }
 
 /// A small, fast, seedable generator (splitmix64): each agent owns one, so what one agent draws
@@ -155,8 +209,6 @@ fn agent_seed(seed: u64, index: usize) -> u64 {
 impl Crowd {
     /// An empty crowd for a level; `set_count` (or `from_level`) fills it.
     pub fn empty(level: &Level, seed: u64) -> Self {
-        let cell =
-            steering::LOOK_AHEAD.max(level.crowd.behaviour.personal_space + 2.0 * BODY_RADIUS);
         Crowd {
             seed,
             pos: Vec::new(),
@@ -176,16 +228,23 @@ impl Crowd {
             rng_state: Vec::new(),
             poi_occupancy: vec![0; level.points_of_interest.len()],
             queues: vec![Vec::new(); level.points_of_interest.len()],
-            grid: SpatialGrid::new(level.bounds.min, level.bounds.max, cell),
-            fine_grid: SpatialGrid::new(level.bounds.min, level.bounds.max, 1.0),
+            pending_dt: Vec::new(),
+            steer_dt: Vec::new(),
+            active: Vec::new(),
+            grid: CellGrid::new(
+                level.bounds.min,
+                level.bounds.max,
+                grid_cell_for(0, level.bounds.size().x * level.bounds.size().y),
+            ),
+            sorted: SortedAgents::default(),
             obstacles: ObstacleField::new(level, 2.0),
             nav: NavGrid::new(level),
             route_requests: std::collections::VecDeque::new(),
-            new_vel: Vec::new(),
             target_count: 0,
             clip_speeds: ClipSpeeds::default(),
             steps: 0,
-            threads: None,
+            pool: None,
+            timings: StepTimings::default(),
             level: level.clone(),
         }
     }
@@ -241,19 +300,21 @@ impl Crowd {
         self.steps
     }
 
-    /// Fixes the number of steering threads (tests prove the result does not depend on it).
+    /// Runs the simulation on a pool of exactly this many threads; None: one per core (tests
+    /// prove the result does not depend on it). A pool that cannot start leaves the default.
     pub fn set_threads(&mut self, threads: Option<usize>) {
-        self.threads = threads.map(|t| t.max(1));
+        self.pool = threads.and_then(|t| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(t.clamp(1, 64))
+                .build()
+                .ok()
+                .map(std::sync::Arc::new)
+        });
     }
 
-    pub(crate) fn thread_count(&self) -> usize {
-        match self.threads {
-            Some(t) => t,
-            None if self.len() >= steering::PARALLEL_FROM => std::thread::available_parallelism()
-                .map_or(1, |t| t.get())
-                .min(8),
-            None => 1,
-        }
+    /// Phase times of the last step.
+    pub fn timings(&self) -> StepTimings {
+        self.timings
     }
 
     /// Agents holding a place at each point of interest (for checks and the debug overlay).
@@ -307,6 +368,9 @@ impl Crowd {
         self.color.truncate(n);
         self.anim.truncate(n);
         self.rng_state.truncate(n);
+        self.pending_dt.truncate(n);
+        self.steer_dt.truncate(n);
+        self.active.truncate(n);
     }
 
     fn spawn_some(&mut self, wanted: usize) {
@@ -376,6 +440,9 @@ impl Crowd {
         self.anim
             .push(AnimState::new(ClipKind::Idle, next_random(&mut rng) * 4.0));
         self.rng_state.push(rng);
+        self.pending_dt.push(0.0);
+        self.steer_dt.push(0.0);
+        self.active.push(true);
         let i = self.len() - 1;
         self.choose_plan(i);
     }
@@ -393,14 +460,60 @@ impl Crowd {
         if dt == 0.0 || self.is_empty() {
             return;
         }
-        self.grid.rebuild(&self.pos);
-        self.fine_grid.rebuild(&self.pos);
-        self.plan_routes();
-        self.update_behaviour(dt, inputs);
-        self.steer(dt, inputs);
-        self.integrate_and_constrain(dt, inputs);
-        self.update_heading_and_anim(dt);
+        match self.pool.clone() {
+            Some(pool) => pool.install(|| self.step_phases(dt, inputs)),
+            None => self.step_phases(dt, inputs),
+        }
         self.steps += 1;
+    }
+
+    fn step_phases(&mut self, dt: f32, inputs: &StepInputs) {
+        let mut t = StepTimings::default();
+        let clock = std::time::Instant::now();
+        let lap = |since: &mut std::time::Instant| {
+            let ms = since.elapsed().as_secs_f64() * 1000.0;
+            *since = std::time::Instant::now();
+            ms
+        };
+        let mut since = clock;
+        let area = self.level.bounds.size().x * self.level.bounds.size().y;
+        let cell = grid_cell_for(self.len(), area);
+        if (self.grid_cell_wanted() - cell).abs() > 1e-6 {
+            self.grid = CellGrid::new(self.level.bounds.min, self.level.bounds.max, cell);
+        }
+        t.steered = self.select_steered(dt, inputs.view.as_ref()) as u32;
+        self.grid.rebuild(&self.pos);
+        t.grid_ms = lap(&mut since);
+        self.plan_routes();
+        t.plan_ms = lap(&mut since);
+        self.update_behaviour(dt, inputs);
+        t.behaviour_ms = lap(&mut since);
+        let mut sorted = std::mem::take(&mut self.sorted);
+        sorted.gather(self, self.grid.order(), &self.steer_dt, &self.active);
+        t.grid_ms += lap(&mut since);
+        let personal_space = self.level.crowd.behaviour.personal_space;
+        steering::steer(&self.grid, &mut sorted, &self.obstacles, inputs, personal_space);
+        t.steering_ms = lap(&mut since);
+        let constraints = constraints::ConstraintContext {
+            grid: &self.grid,
+            obstacles: &self.obstacles,
+            bounds: self.level.bounds,
+            hero: inputs.hero_position.filter(|h| h.is_finite()),
+            fallback: &self.goal,
+        };
+        t.sweeps = constraints.apply(&mut sorted, dt) as u32;
+        t.constraints_ms = lap(&mut since);
+        sorted::write_back(&sorted, self.grid.slot_of(), &mut self.pos, &mut self.vel);
+        self.sorted = sorted;
+        t.grid_ms += lap(&mut since);
+        self.update_heading_and_anim();
+        t.animation_ms = lap(&mut since);
+        self.timings = t;
+    }
+
+    /// The cell size the grid was built for.
+    fn grid_cell_wanted(&self) -> f32 {
+        self.grid.requested_cell()
     }
 
     /// Sets an agent's goal; if an obstacle is in the way, a route search is queued and the
@@ -435,6 +548,25 @@ impl Crowd {
 
     fn poi(&self, i: u32) -> &PointOfInterest {
         &self.level.points_of_interest[i as usize]
+    }
+
+    /// Pairs of people standing closer than `min_dist` (m), centre to centre: the non-overlap
+    /// guarantee's measure (two bodies touch at `2 * BODY_RADIUS`).
+    pub fn close_pairs(&self, min_dist: f32) -> usize {
+        let b = self.level.bounds;
+        let mut grid = CellGrid::new(b.min, b.max, min_dist.max(0.5));
+        grid.rebuild(&self.pos);
+        let order = grid.order();
+        let mut pairs = 0;
+        for (i, &p) in self.pos.iter().enumerate() {
+            grid.for_each_near(p, min_dist, |slot| {
+                let j = order[slot] as usize;
+                if j > i && p.distance_squared(self.pos[j]) < min_dist * min_dist {
+                    pairs += 1;
+                }
+            });
+        }
+        pairs
     }
 
     /// A stable hash of the whole state, for determinism checks.

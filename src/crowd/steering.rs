@@ -1,17 +1,27 @@
 //! Steering: a social-force model (Helbing & Molnár) for the smooth part — a drive towards the
-//! goal with arrival, exponential repulsion from nearby people, the hero and obstacles — and
-//! position constraints for the hard part: bodies never overlap, never enter obstacles, never
-//! leave the bounds. Acceleration and turn rate are capped so motion has no jitter.
+//! goal with arrival, exponential repulsion from nearby people, the hero and obstacles,
+//! anticipation of near misses and a keep-right rule. The hard part (bodies never overlap, never
+//! enter obstacles, never leave the bounds) is `constraints`.
 //!
-//! Why this and not ORCA: at 100,000 agents on two cores the per-agent budget is about 100 ns;
-//! social forces cost one pass over the grid neighbours with no linear programme per agent, and
-//! the constraint pass gives the "never overlap" guarantee ORCA gives. New velocities are computed
-//! from the previous state only, so the result is the same whatever the thread count.
+//! Why this and not ORCA: at 100,000 agents on two cores the per-agent budget is about 200 ns;
+//! social forces cost one pass over the nearest neighbours with no linear programme per agent.
+//! New velocities are computed from the previous state only, so the result is the same whatever
+//! the thread count.
+//!
+//! The kernel: candidates come from contiguous runs of the cell-sorted arrays and are rejected by
+//! squared distance before any square root; the K nearest (not the first K found: that would
+//! favour one side of the scan) go into fixed-width lanes, and the pair forces are evaluated
+//! branch-free over the lanes with a polynomial exp. The lane loop is compiled twice, for AVX2
+//! and for baseline x86-64, and picked at run time; both do the same IEEE operations in the same
+//! order, so the result does not depend on the CPU either.
 
 use glam::Vec2;
+use rayon::prelude::*;
 
-use super::anim::{choose_clip, ClipKind};
-use super::{next_random, AgentState, Crowd, Plan, StepInputs, BODY_RADIUS};
+use super::grid::CellGrid;
+use super::obstacles::ObstacleField;
+use super::sorted::{SortedAgents, ACTIVE, FINAL_LEG, SCATTERING, STANDING};
+use super::{StepInputs, BODY_RADIUS};
 
 /// Relaxation time towards the desired velocity (s).
 const TAU: f32 = 0.45;
@@ -23,47 +33,317 @@ const OBSTACLE_RANGE: f32 = 0.3;
 /// Distance from an obstacle's edge (m) within which walkers slide along it.
 const SLIDE_RANGE: f32 = 1.2;
 const MAX_ACCEL: f32 = 4.0;
-/// How far ahead a walker reacts to people in its way (m) and how hard it veers right (m/s²).
+/// How far ahead a walker reacts to people in its way (m).
 pub(super) const LOOK_AHEAD: f32 = 1.6;
-/// Neighbours a walker weighs at most per step.
-const MAX_NEIGHBOURS: usize = 24;
+/// Neighbours a walker weighs at most per step: the nearest ones. In a packed crowd the nearest
+/// dozen and a half decide a step; more only cost.
+pub(super) const MAX_NEIGHBOURS: usize = 8;
 /// How far ahead (s) and how strongly (m/s²·s) walkers avoid predicted contacts.
 const ANTICIPATION_SECONDS: f32 = 2.0;
 const ANTICIPATION_PUSH: f32 = 1.5;
+const CONTACT: f32 = 2.0 * BODY_RADIUS + 0.3;
+/// How hard walkers veer right of people squarely ahead (m/s²).
 const KEEP_RIGHT: f32 = 2.5;
 const MAX_ACCEL_SCATTER: f32 = 9.0;
-const RUN_SPEED: f32 = 3.4;
-const HERO_RADIUS: f32 = 0.35;
-/// Radians per second a person turns at most.
-const TURN_RATE: f32 = 5.0;
-/// Crowds smaller than this are stepped on one thread: spawning threads would cost more.
-pub(super) const PARALLEL_FROM: usize = 8_000;
+pub(super) const RUN_SPEED: f32 = 3.4;
+pub(super) const HERO_RADIUS: f32 = 0.35;
+/// The social force is capped at 8 times its strength: exp(x) for x up to ln 8.
+const LN_8: f32 = 2.079_441_5;
 
-struct Frame<'a> {
-    crowd: &'a Crowd,
-    inputs: &'a StepInputs,
-    dt: f32,
-    personal_space: f32,
+/// Lanes evaluated together (one AVX2 register of f32).
+const LANES: usize = 8;
+/// Neighbour lanes: `MAX_NEIGHBOURS` rounded up to whole registers.
+const NEIGHBOUR_LANES: usize = MAX_NEIGHBOURS.div_ceil(LANES) * LANES;
+/// Candidates kept while scanning; when full, only the nearest `MAX_NEIGHBOURS` stay.
+const CANDIDATES: usize = 64;
+
+/// Everything the steering pass reads: the previous state, sorted by cell.
+pub(super) struct SteerContext<'a> {
+    pub grid: &'a CellGrid,
+    pub agents: &'a SortedAgents,
+    pub obstacles: &'a ObstacleField,
+    pub inputs: &'a StepInputs,
+    pub personal_space: f32,
 }
 
-impl Frame<'_> {
-    fn velocity(&self, i: usize) -> Vec2 {
-        let c = self.crowd;
-        let p = c.pos[i];
-        let v = c.vel[i];
-        let state = c.state[i];
-        let scattering = state == AgentState::Scattering;
-        let standing = !matches!(state, AgentState::Walking | AgentState::Scattering);
-        let to_goal = c.steering_target(i) - p;
+/// The neighbours weighed for one agent, one lane each; unused lanes hold a far-away dummy that
+/// every mask rejects.
+struct NeighbourLanes {
+    /// Registers in use: lanes past the last neighbour up to a whole register hold dummies.
+    chunks: usize,
+    dx: [f32; NEIGHBOUR_LANES],
+    dy: [f32; NEIGHBOUR_LANES],
+    vx: [f32; NEIGHBOUR_LANES],
+    vy: [f32; NEIGHBOUR_LANES],
+}
+
+/// The per-agent terms the pair forces need.
+struct PairTerms {
+    vx: f32,
+    vy: f32,
+    /// Unit heading of the wish, and its right-hand side.
+    hx: f32,
+    hy: f32,
+    rx: f32,
+    ry: f32,
+    /// Repulsion reaches this far (personal space plus two bodies).
+    range: f32,
+    half_personal_space: f32,
+    /// Seated and queuing people are pushed less: they hold their place.
+    push: f32,
+}
+
+/// e^x to about 2e-6 relative, branch-free and without float-to-int conversions so it
+/// vectorises cleanly: 2^(x log2 e) split into a whole power (built in the exponent bits) and a
+/// polynomial for the fraction in [-0.5, 0.5].
+#[inline(always)]
+pub(super) fn fast_exp(x: f32) -> f32 {
+    // Adding and removing 1.5 * 2^23 rounds to a whole number (for |t| < 2^22).
+    const ROUND: f32 = 12_582_912.0;
+    let t = (x * std::f32::consts::LOG2_E).clamp(-126.0, 126.0);
+    let whole = (t + ROUND) - ROUND;
+    let f = t - whole;
+    let p = 1.0
+        + f * (0.693_147_2
+            + f * (0.240_226_5 + f * (0.055_504_11 + f * (0.009_618_129 + f * 0.001_333_355))));
+    // whole + 127 + 2^23 holds the biased exponent in its low mantissa bits.
+    let biased = (whole + (127.0 + 8_388_608.0)).to_bits().wrapping_sub(0x4B00_0000);
+    p * f32::from_bits(biased << 23)
+}
+
+/// Sums the pair forces over all lanes, in a fixed order whatever the instruction set.
+#[inline(always)]
+fn pair_forces_body<const WALKING: bool>(n: &NeighbourLanes, a: &PairTerms) -> Vec2 {
+    let mut ax = [0.0f32; LANES];
+    let mut ay = [0.0f32; LANES];
+    for chunk in 0..n.chunks.min(NEIGHBOUR_LANES / LANES) {
+        for k in 0..LANES {
+            let i = chunk * LANES + k;
+            let (dx, dy) = (n.dx[i], n.dy[i]);
+            let dist = (dx * dx + dy * dy).sqrt();
+            let inv = 1.0 / dist.max(1e-5);
+            let gap = dist - 2.0 * BODY_RADIUS;
+            let e = fast_exp(((a.half_personal_space - gap) / AGENT_RANGE).min(LN_8));
+            let repel = if dist < a.range {
+                AGENT_PUSH * a.push * e * inv
+            } else {
+                0.0
+            };
+            let mut fx = dx * repel;
+            let mut fy = dy * repel;
+            if WALKING {
+                let in_sight = dist < LOOK_AHEAD;
+                // Anticipation: where will the two be closest, and how soon? Steer away from that
+                // future contact now, harder the sooner it comes.
+                let rvx = a.vx - n.vx[i];
+                let rvy = a.vy - n.vy[i];
+                let speed2 = rvx * rvx + rvy * rvy;
+                let t = -(dx * rvx + dy * rvy) / speed2.max(1e-4);
+                let mx = dx + rvx * t;
+                let my = dy + rvy * t;
+                let miss = (mx * mx + my * my).sqrt();
+                let towards = miss > 1e-4;
+                let miss_inv = 1.0 / miss.max(1e-4);
+                let awx = if towards { mx * miss_inv } else { a.rx };
+                let awy = if towards { my * miss_inv } else { a.ry };
+                let hit = in_sight
+                    & (speed2 > 1e-4)
+                    & (t > 0.0)
+                    & (t < ANTICIPATION_SECONDS)
+                    & (miss < CONTACT);
+                let w = if hit {
+                    ANTICIPATION_PUSH * (1.0 - miss / CONTACT) / t.max(0.25)
+                } else {
+                    0.0
+                };
+                fx += awx * w;
+                fy += awy * w;
+                // Keep right: people ahead make a walker veer to its right, so two flows pass
+                // each other instead of pushing head-on. Stronger the closer and the more
+                // squarely ahead the other person is.
+                let ahead = -(a.hx * dx + a.hy * dy) * inv;
+                let right = if in_sight & (ahead > 0.5) {
+                    KEEP_RIGHT * ahead * (1.0 - dist / LOOK_AHEAD)
+                } else {
+                    0.0
+                };
+                fx += a.rx * right;
+                fy += a.ry * right;
+            }
+            ax[k] += fx;
+            ay[k] += fy;
+        }
+    }
+    let mut sum = Vec2::ZERO;
+    for k in 0..LANES {
+        sum += Vec2::new(ax[k], ay[k]);
+    }
+    sum
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn pair_forces_avx2<const WALKING: bool>(n: &NeighbourLanes, a: &PairTerms) -> Vec2 {
+    pair_forces_body::<WALKING>(n, a)
+}
+
+/// True when the AVX2 build of the lane loop can run here (checked once; std caches it).
+pub fn simd_level() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        return "avx2";
+    }
+    "baseline"
+}
+
+fn pair_forces(n: &NeighbourLanes, a: &PairTerms, walking: bool) -> Vec2 {
+    if n.chunks == 0 {
+        return Vec2::ZERO;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU supports AVX2, checked just above.
+        return unsafe {
+            if walking {
+                pair_forces_avx2::<true>(n, a)
+            } else {
+                pair_forces_avx2::<false>(n, a)
+            }
+        };
+    }
+    if walking {
+        pair_forces_body::<true>(n, a)
+    } else {
+        pair_forces_body::<false>(n, a)
+    }
+}
+
+/// Keeps the `MAX_NEIGHBOURS` nearest of `cands` at the front and returns how many that is.
+/// Each key is the squared distance's bits (non-negative floats order like their bits) above the
+/// slot: one integer order, nearest first and then by slot, so the set kept does not depend on
+/// the scan.
+fn keep_nearest(cands: &mut [u64]) -> usize {
+    if cands.len() > MAX_NEIGHBOURS {
+        cands.select_nth_unstable(MAX_NEIGHBOURS - 1);
+        MAX_NEIGHBOURS
+    } else {
+        cands.len()
+    }
+}
+
+fn candidate_key(d2: f32, slot: usize) -> u64 {
+    ((d2.to_bits() as u64) << 32) | slot as u64
+}
+
+fn key_d2(key: u64) -> f32 {
+    f32::from_bits((key >> 32) as u32)
+}
+
+/// Candidates expected inside the first scan, in multiples of `MAX_NEIGHBOURS`: enough that
+/// fewer than K turn up (and the full look-ahead is scanned again) only rarely.
+const SCAN_MARGIN: f32 = 1.6;
+
+impl SteerContext<'_> {
+    /// How far neighbours are weighed: the look-ahead, or further when personal space is wider.
+    fn reach(&self) -> f32 {
+        LOOK_AHEAD.max(self.personal_space + 2.0 * BODY_RADIUS)
+    }
+
+    /// People per m² around `p`, from the cell counts of the box reaching `r` (no positions
+    /// read).
+    fn local_density(&self, p: Vec2, r: f32) -> f32 {
+        let cols = self.grid.col_span(p.x, r);
+        let rows = self.grid.row_span(p.y, r);
+        let people: usize = (rows.lo..=rows.hi)
+            .map(|row| self.grid.run(row, cols).len())
+            .sum();
+        let cell = self.grid.cell_size();
+        let area = ((cols.hi - cols.lo + 1) * (rows.hi - rows.lo + 1)) as f32 * cell * cell;
+        people as f32 / area
+    }
+
+    /// Keys of everyone within `radius` of `p` (itself and exact overlaps excluded), nearest
+    /// `MAX_NEIGHBOURS` first when there are more; returns how many keys are valid.
+    fn scan(&self, p: Vec2, radius: f32, cands: &mut [u64; CANDIDATES]) -> usize {
+        let a = self.agents;
+        let mut count = 0;
+        let mut limit = radius * radius;
+        let cols = self.grid.col_span(p.x, radius);
+        let rows = self.grid.row_span(p.y, radius);
+        for row in rows.lo..=rows.hi {
+            let run = self.grid.run(row, cols);
+            let (xs, ys) = (&a.px[run.clone()], &a.py[run.clone()]);
+            for k in 0..xs.len().min(ys.len()) {
+                let (dx, dy) = (p.x - xs[k], p.y - ys[k]);
+                let d2 = dx * dx + dy * dy;
+                // Branch-free: the key is always written and kept only if near (about half the
+                // box is outside the circle, a branch the CPU cannot predict). Exactly on top of
+                // each other (or itself): no direction to push; the constraints separate them.
+                cands[count] = candidate_key(d2, run.start + k);
+                count += ((d2 < limit) & (d2 > 1e-10)) as usize;
+                if count == CANDIDATES {
+                    // A pile-up: keep the nearest so far and only look closer from now on.
+                    count = keep_nearest(&mut cands[..count]);
+                    limit = key_d2(cands[..count].iter().copied().max().unwrap_or(0));
+                }
+            }
+        }
+        keep_nearest(&mut cands[..count])
+    }
+
+    /// The nearest neighbours of the agent at `p` within the reach, as lanes relative to `p`.
+    /// Where the crowd is dense, a smaller circle expected to hold a few more than K is scanned
+    /// first; only if it holds fewer than K is the whole reach scanned.
+    fn neighbours(&self, p: Vec2) -> NeighbourLanes {
+        let reach = self.reach();
+        let density = self.local_density(p, self.grid.cell_size() * 0.5);
+        let wanted = SCAN_MARGIN * MAX_NEIGHBOURS as f32;
+        let first = (wanted / (std::f32::consts::PI * density.max(1e-3))).sqrt();
+        let mut cands = [0u64; CANDIDATES];
+        let mut count = 0;
+        if first < reach {
+            count = self.scan(p, first, &mut cands);
+        }
+        if count < MAX_NEIGHBOURS {
+            count = self.scan(p, reach, &mut cands);
+        }
+        let a = self.agents;
+        let mut lanes = NeighbourLanes {
+            chunks: count.div_ceil(LANES),
+            dx: [1e3; NEIGHBOUR_LANES],
+            dy: [0.0; NEIGHBOUR_LANES],
+            vx: [0.0; NEIGHBOUR_LANES],
+            vy: [0.0; NEIGHBOUR_LANES],
+        };
+        for (k, &key) in cands[..count].iter().enumerate() {
+            let j = (key & 0xFFFF_FFFF) as usize;
+            lanes.dx[k] = p.x - a.px[j];
+            lanes.dy[k] = p.y - a.py[j];
+            lanes.vx[k] = a.vx[j];
+            lanes.vy[k] = a.vy[j];
+        }
+        lanes
+    }
+
+    /// The new velocity of the agent in `slot`.
+    fn velocity(&self, slot: usize) -> Vec2 {
+        let a = self.agents;
+        let p = a.pos(slot);
+        let v = a.vel(slot);
+        let flags = a.flags[slot];
+        if flags & ACTIVE == 0 {
+            return v;
+        }
+        let dt = a.steer_dt[slot];
+        let scattering = flags & SCATTERING != 0;
+        let standing = flags & STANDING != 0;
+        let to_goal = Vec2::new(a.tx[slot], a.ty[slot]) - p;
         let dist = to_goal.length();
-        // Slow down only for the final goal, not at intermediate waypoints.
-        let final_leg = c.route[i].len() <= 1;
         let speed = if scattering {
             RUN_SPEED
         } else {
-            c.pref_speed[i]
+            a.pref_speed[slot]
         };
-        // Arrive: slow down over the last 1.5 m instead of overshooting.
         let desired = if standing {
             // Hold the spot; drift back gently if pushed off it.
             if dist > 0.3 {
@@ -72,7 +352,8 @@ impl Frame<'_> {
                 Vec2::ZERO
             }
         } else if dist > 1e-4 {
-            let arrive = if final_leg {
+            // Arrive: slow down over the last 1.5 m of the final leg instead of overshooting.
+            let arrive = if flags & FINAL_LEG != 0 {
                 (dist / 1.5).min(1.0)
             } else {
                 1.0
@@ -82,63 +363,20 @@ impl Frame<'_> {
             Vec2::ZERO
         };
         let mut accel = (desired - v) / TAU;
-
-        let range = self.personal_space + 2.0 * BODY_RADIUS;
         let heading = desired.normalize_or_zero();
-        // Keep right: people ahead make a walker veer to its right, so two flows pass each other
-        // instead of pushing head-on (the convention pedestrians follow).
         let right = Vec2::new(heading.y, -heading.x);
-        let mut considered = 0;
-        c.grid.for_each_near(p, LOOK_AHEAD, |j| {
-            // In a packed crowd the nearest couple of dozen people decide a step; more only cost.
-            if j == i || considered >= MAX_NEIGHBOURS {
-                return;
-            }
-            let d = p - c.pos[j];
-            let dist = d.length();
-            if dist < LOOK_AHEAD {
-                considered += 1;
-            }
-            if dist < range && dist > 1e-5 {
-                let gap = dist - 2.0 * BODY_RADIUS;
-                // Seated and queuing people are pushed less: they hold their place.
-                let push = if standing { 0.5 } else { 1.0 };
-                accel += d / dist
-                    * AGENT_PUSH
-                    * push
-                    * (-(gap - self.personal_space * 0.5) / AGENT_RANGE)
-                        .exp()
-                        .min(8.0);
-            }
-            if !standing && dist < LOOK_AHEAD && dist > 1e-5 {
-                // Anticipation: where will the two be closest, and how soon? Steer away from that
-                // future contact now, harder the sooner it comes.
-                let rel_v = v - c.vel[j];
-                let speed2 = rel_v.length_squared();
-                if speed2 > 1e-4 {
-                    let t = (-d).dot(rel_v) / speed2;
-                    if t > 0.0 && t < ANTICIPATION_SECONDS {
-                        let miss = d + rel_v * t;
-                        let miss_len = miss.length();
-                        let contact = 2.0 * BODY_RADIUS + 0.3;
-                        if miss_len < contact {
-                            let away = if miss_len > 1e-4 {
-                                miss / miss_len
-                            } else {
-                                right
-                            };
-                            accel +=
-                                away * ANTICIPATION_PUSH * (1.0 - miss_len / contact) / t.max(0.25);
-                        }
-                    }
-                }
-                let ahead = heading.dot(-d) / dist;
-                if ahead > 0.5 {
-                    // Stronger the closer and the more squarely ahead the other person is.
-                    accel += right * KEEP_RIGHT * ahead * (1.0 - dist / LOOK_AHEAD);
-                }
-            }
-        });
+        let terms = PairTerms {
+            vx: v.x,
+            vy: v.y,
+            hx: heading.x,
+            hy: heading.y,
+            rx: right.x,
+            ry: right.y,
+            range: self.personal_space + 2.0 * BODY_RADIUS,
+            half_personal_space: self.personal_space * 0.5,
+            push: if standing { 0.5 } else { 1.0 },
+        };
+        accel += pair_forces(&self.neighbours(p), &terms, !standing);
         if let Some(h) = self.inputs.hero_position {
             let d = p - h;
             let dist = d.length();
@@ -151,27 +389,29 @@ impl Frame<'_> {
                 accel += (d / dist + side * 0.5) * AGENT_PUSH * 2.0 * (1.0 - dist / reach);
             }
         }
-        c.obstacles.for_each_near(p, |d, n| {
-            let gap = d - BODY_RADIUS;
-            if gap < 1.0 {
-                accel += n * OBSTACLE_PUSH * (-gap / OBSTACLE_RANGE).exp().min(10.0);
-            }
-            // Slide: near a wall, the part of the wish that points into it turns along it, so
-            // people walk around furniture and along walls to a gap instead of pressing on.
-            if gap < SLIDE_RANGE {
-                let into = desired.dot(n);
-                if into < 0.0 {
-                    let along = n.perp();
-                    let along = if along.dot(desired) >= 0.0 {
-                        along
-                    } else {
-                        -along
-                    };
-                    let w = 1.0 - (gap / SLIDE_RANGE).max(0.0);
-                    accel += (along - n) * (-into) * w / TAU;
+        if self.obstacles.clearance_at_least(p) < BODY_RADIUS + SLIDE_RANGE {
+            self.obstacles.for_each_near(p, |d, n| {
+                let gap = d - BODY_RADIUS;
+                if gap < 1.0 {
+                    accel += n * OBSTACLE_PUSH * fast_exp((-gap / OBSTACLE_RANGE).min(10f32.ln()));
                 }
-            }
-        });
+                // Slide: near a wall, the part of the wish that points into it turns along it, so
+                // people walk around furniture and along walls to a gap instead of pressing on.
+                if gap < SLIDE_RANGE {
+                    let into = desired.dot(n);
+                    if into < 0.0 {
+                        let along = n.perp();
+                        let along = if along.dot(desired) >= 0.0 {
+                            along
+                        } else {
+                            -along
+                        };
+                        let w = 1.0 - (gap / SLIDE_RANGE).max(0.0);
+                        accel += (along - n) * (-into) * w / TAU;
+                    }
+                }
+            });
+        }
         let cap = if scattering {
             MAX_ACCEL_SCATTER
         } else {
@@ -181,9 +421,9 @@ impl Frame<'_> {
         let max_speed = if scattering {
             RUN_SPEED * 1.1
         } else {
-            c.pref_speed[i] * 1.3
+            a.pref_speed[slot] * 1.3
         };
-        let nv = (v + accel * self.dt).clamp_length_max(max_speed);
+        let nv = (v + accel * dt).clamp_length_max(max_speed);
         if nv.is_finite() {
             nv
         } else {
@@ -192,146 +432,48 @@ impl Frame<'_> {
     }
 }
 
-impl Crowd {
-    pub(super) fn steer(&mut self, dt: f32, inputs: &StepInputs) {
-        let n = self.len();
-        let mut out = std::mem::take(&mut self.new_vel);
-        out.resize(n, Vec2::ZERO);
-        {
-            let frame = Frame {
-                crowd: self,
-                inputs,
-                dt,
-                personal_space: self.level.crowd.behaviour.personal_space,
-            };
-            let threads = self.thread_count();
-            // Agents are visited cell by cell (the grid's order), not by index: neighbouring
-            // agents share neighbours, so the positions they read stay in the cache.
-            let order = self.grid.ordered();
-            if threads <= 1 {
-                for &i in order {
-                    out[i as usize] = frame.velocity(i as usize);
+/// Steers every agent: fills `nvx`/`nvy` from the previous state, on all threads of the current
+/// pool. Each slot's result depends only on the shared previous state.
+pub(super) fn steer(grid: &CellGrid, agents: &mut SortedAgents, obstacles: &ObstacleField, inputs: &StepInputs, personal_space: f32) {
+    let mut nvx = std::mem::take(&mut agents.nvx);
+    let mut nvy = std::mem::take(&mut agents.nvy);
+    {
+        let ctx = SteerContext {
+            grid,
+            agents,
+            obstacles,
+            inputs,
+            personal_space,
+        };
+        const CHUNK: usize = 256;
+        nvx.par_chunks_mut(CHUNK)
+            .zip(nvy.par_chunks_mut(CHUNK))
+            .enumerate()
+            .for_each(|(c, (xs, ys))| {
+                for (k, (x, y)) in xs.iter_mut().zip(ys.iter_mut()).enumerate() {
+                    let v = ctx.velocity(c * CHUNK + k);
+                    *x = v.x;
+                    *y = v.y;
                 }
-            } else {
-                // Each thread computes a run of the order from the shared previous state; the
-                // results are scattered afterwards: the same numbers whatever the thread count.
-                let chunk = order.len().div_ceil(threads);
-                let parts: Vec<Vec<Vec2>> = std::thread::scope(|s| {
-                    let handles: Vec<_> = order
-                        .chunks(chunk)
-                        .map(|run| {
-                            let frame = &frame;
-                            s.spawn(move || {
-                                run.iter().map(|&i| frame.velocity(i as usize)).collect()
-                            })
-                        })
-                        .collect();
-                    handles
-                        .into_iter()
-                        .map(|h| h.join().unwrap_or_default())
-                        .collect()
-                });
-                for (run, vels) in order.chunks(chunk).zip(parts) {
-                    for (&i, v) in run.iter().zip(vels) {
-                        out[i as usize] = v;
-                    }
-                }
-            }
-        }
-        std::mem::swap(&mut self.vel, &mut out);
-        self.new_vel = out;
+            });
     }
+    agents.nvx = nvx;
+    agents.nvy = nvy;
+}
 
-    pub(super) fn integrate_and_constrain(&mut self, dt: f32, inputs: &StepInputs) {
-        let bounds = self.level.bounds;
-        for i in 0..self.len() {
-            self.pos[i] += self.vel[i] * dt;
-        }
-        // Bodies never overlap: push overlapping pairs apart, each half the overlap. Sequential
-        // in index order, so deterministic.
-        let min_d = 2.0 * BODY_RADIUS;
-        for _ in 0..2 {
-            // In grid order, like steering, for cache locality; still one fixed order.
-            for k in 0..self.fine_grid.ordered().len() {
-                let i = self.fine_grid.ordered()[k] as usize;
-                let p = self.pos[i];
-                let mut correction = Vec2::ZERO;
-                let pos = &self.pos;
-                self.fine_grid.for_each_near(p, min_d, |j| {
-                    if j == i {
-                        return;
-                    }
-                    let d = p - pos[j];
-                    let dist = d.length();
-                    if dist < min_d {
-                        let n = if dist > 1e-6 {
-                            d / dist
-                        } else {
-                            // Exactly on top of each other: split by index, deterministically.
-                            Vec2::from_angle((i * 7 + j) as f32)
-                        };
-                        correction += n * (min_d - dist) * 0.5;
-                    }
-                });
-                self.pos[i] += correction;
-            }
-        }
-        if let Some(h) = inputs.hero_position.filter(|h| h.is_finite()) {
-            let reach = HERO_RADIUS + BODY_RADIUS;
-            for p in &mut self.pos {
-                let d = *p - h;
-                let dist = d.length();
-                if dist < reach {
-                    *p = h + d.try_normalize().unwrap_or(Vec2::X) * reach;
-                }
-            }
-        }
-        for i in 0..self.len() {
-            let p = self.obstacles.resolve(self.pos[i], BODY_RADIUS);
-            let p = p.clamp(
-                bounds.min + Vec2::splat(BODY_RADIUS),
-                bounds.max - Vec2::splat(BODY_RADIUS),
-            );
-            self.pos[i] = if p.is_finite() { p } else { self.goal[i] };
-        }
-    }
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-    pub(super) fn update_heading_and_anim(&mut self, dt: f32) {
-        let speeds = self.clip_speeds;
-        for i in 0..self.len() {
-            let v = self.vel[i];
-            let speed = v.length();
-            let standing = !matches!(self.state[i], AgentState::Walking | AgentState::Scattering);
-            let face = if speed > 0.25 && !standing {
-                Some(v)
-            } else {
-                self.look_at[i].map(|t| t - self.pos[i])
-            };
-            if let Some(dir) = face.filter(|d| d.length_squared() > 1e-6) {
-                // Heading 0 faces -Z: forward is (-sin h, -cos h).
-                let target = (-dir.x).atan2(-dir.y);
-                let mut delta = (target - self.heading[i]) % std::f32::consts::TAU;
-                if delta > std::f32::consts::PI {
-                    delta -= std::f32::consts::TAU;
-                } else if delta < -std::f32::consts::PI {
-                    delta += std::f32::consts::TAU;
-                }
-                self.heading[i] += delta.clamp(-TURN_RATE * dt, TURN_RATE * dt);
-            }
-            let idle_clip = match self.state[i] {
-                AgentState::Sitting => ClipKind::Sit,
-                AgentState::Lingering if matches!(self.plan[i], Plan::Poi(_)) => ClipKind::Talk,
-                AgentState::Lingering => ClipKind::LookAround,
-                _ if self.hero_attention[i] > 0.0 && i % 3 == 0 => ClipKind::Wave,
-                _ => ClipKind::Idle,
-            };
-            let (clip, rate) = if self.state[i] == AgentState::Sitting {
-                (ClipKind::Sit, 1.0)
-            } else {
-                choose_clip(speed, idle_clip, &speeds)
-            };
-            let phase = next_random(&mut self.rng_state[i]) * 2.0;
-            self.anim[i].advance(clip, rate, dt, phase);
+    #[test]
+    fn fast_exp_is_close_to_exp() {
+        let mut x = -30.0f32;
+        while x < 3.0 {
+            let (a, b) = (fast_exp(x), x.exp());
+            assert!((a - b).abs() <= b * 3e-6 + 1e-30, "{x}: {a} vs {b}");
+            x += 0.0137;
         }
+        assert_eq!(fast_exp(-1000.0), f32::from_bits(1 << 23));
+        assert!(fast_exp(f32::NAN).is_nan());
     }
 }

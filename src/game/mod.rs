@@ -154,6 +154,10 @@ pub struct Game {
     /// Walks the hero round a circle (centre, radius, run) when nobody steers it: demos,
     /// screenshots and the benchmark.
     pub hero_autopilot: Option<(glam::Vec2, f32, bool)>,
+    /// Simulation level of detail: people the camera cannot see are steered every 4th step.
+    pub sim_lod: bool,
+    /// Width / height of the view, for the frustum the simulation LOD tests against.
+    pub view_aspect: f32,
 }
 
 impl Game {
@@ -191,6 +195,8 @@ impl Game {
             show_hero_animation_panel: false,
             show_hero_expression_panel: false,
             hero_autopilot: None,
+            sim_lod: true,
+            view_aspect: 16.0 / 9.0,
         };
         let o = game.camera.orbit;
         // Registering fresh keys cannot fail; a failure would only mean no glides.
@@ -322,6 +328,33 @@ impl Game {
         if self.camera.mode == crate::level::CameraMode::Fly {
             self.camera.toggle_mode();
         }
+    }
+
+    /// What the simulation LOD may treat as unseen: nothing when it is off, or when the picture
+    /// shows everyone (no culling, one draw per person, the culling view).
+    pub fn sim_view(&self) -> Option<crate::crowd::SimView> {
+        let t = &self.toggles;
+        if !self.sim_lod || !t.frustum_culling || t.per_agent_draws || t.cull_view {
+            return None;
+        }
+        let aspect = if self.view_aspect.is_finite() && self.view_aspect > 0.0 {
+            self.view_aspect
+        } else {
+            16.0 / 9.0
+        };
+        let frustum = crate::view::frustum::Frustum::from_view_projection(
+            &self.camera.view_projection(aspect),
+        );
+        Some(crate::crowd::SimView {
+            planes: frustum.planes(),
+            eye: self.camera.eye(),
+            // Without LOD everyone in the frustum is drawn, however far.
+            far: if t.lod {
+                self.lod_settings().far
+            } else {
+                f32::INFINITY
+            },
+        })
     }
 
     /// The LOD distances in force: the panel's, else the level's.
@@ -494,6 +527,7 @@ impl Game {
                 .as_ref()
                 .map_or(glam::Vec2::ZERO, |h| h.controller.velocity),
             disturbance: self.pending_disturbance.take(),
+            view: self.sim_view(),
         };
         self.agents.step(dt, &inputs);
         self.sim_time += dt as f64;

@@ -25,6 +25,11 @@ impl Frustum {
         Frustum { planes }
     }
 
+    /// The planes, inward-facing (normal.xyz, d).
+    pub fn planes(&self) -> [Vec4; 6] {
+        self.planes
+    }
+
     pub fn contains_sphere(&self, center: Vec3, radius: f32) -> bool {
         self.planes
             .iter()

@@ -1,0 +1,65 @@
+//! Heading and animation state, per agent and independent of every other agent: runs on all
+//! threads in index order. People the simulation LOD did not steer this step keep their pose
+//! until their next turn, which then covers the time they skipped.
+
+use rayon::prelude::*;
+
+use super::anim::{choose_clip, ClipKind};
+use super::{next_random, AgentState, Crowd, Plan};
+
+/// Radians per second a person turns at most.
+const TURN_RATE: f32 = 5.0;
+
+impl Crowd {
+    pub(super) fn update_heading_and_anim(&mut self) {
+        let speeds = self.clip_speeds;
+        let (vel, pos, state, plan) = (&self.vel, &self.pos, &self.state, &self.plan);
+        let (look_at, attention) = (&self.look_at, &self.hero_attention);
+        let (active, steer_dt) = (&self.active, &self.steer_dt);
+        self.heading
+            .par_iter_mut()
+            .zip(self.anim.par_iter_mut())
+            .zip(self.rng_state.par_iter_mut())
+            .enumerate()
+            .with_min_len(2048)
+            .for_each(|(i, ((heading, anim), rng))| {
+                if !active[i] {
+                    return;
+                }
+                let dt = steer_dt[i];
+                let v = vel[i];
+                let speed = v.length();
+                let standing = !matches!(state[i], AgentState::Walking | AgentState::Scattering);
+                let face = if speed > 0.25 && !standing {
+                    Some(v)
+                } else {
+                    look_at[i].map(|t| t - pos[i])
+                };
+                if let Some(dir) = face.filter(|d| d.length_squared() > 1e-6) {
+                    // Heading 0 faces -Z: forward is (-sin h, -cos h).
+                    let target = (-dir.x).atan2(-dir.y);
+                    let mut delta = (target - *heading) % std::f32::consts::TAU;
+                    if delta > std::f32::consts::PI {
+                        delta -= std::f32::consts::TAU;
+                    } else if delta < -std::f32::consts::PI {
+                        delta += std::f32::consts::TAU;
+                    }
+                    *heading += delta.clamp(-TURN_RATE * dt, TURN_RATE * dt);
+                }
+                let idle_clip = match state[i] {
+                    AgentState::Sitting => ClipKind::Sit,
+                    AgentState::Lingering if matches!(plan[i], Plan::Poi(_)) => ClipKind::Talk,
+                    AgentState::Lingering => ClipKind::LookAround,
+                    _ if attention[i] > 0.0 && i % 3 == 0 => ClipKind::Wave,
+                    _ => ClipKind::Idle,
+                };
+                let (clip, rate) = if state[i] == AgentState::Sitting {
+                    (ClipKind::Sit, 1.0)
+                } else {
+                    choose_clip(speed, idle_clip, &speeds)
+                };
+                let phase = next_random(rng) * 2.0;
+                anim.advance(clip, rate, dt, phase);
+            });
+    }
+}

@@ -1,0 +1,217 @@
+//! The hard part of motion, after steering: positions advance, then bodies are pushed apart until
+//! no two overlap, out of obstacles, away from the hero and back inside the bounds.
+//!
+//! The non-overlap pass is Gauss-Seidel (each push sees the pushes before it, which converges in a
+//! few sweeps), yet parallel and deterministic: the cell-sorted agents are cut into bands of grid
+//! rows at least as tall as a push reaches, and each sweep relaxes the even bands side by side,
+//! then the odd ones. Two even bands never touch each other's neighbours, so each band's result is
+//! the same whichever thread runs it and in whatever order: 1, 2 or 8 threads give the same bits.
+
+use glam::Vec2;
+use rayon::prelude::*;
+
+use super::grid::CellGrid;
+use super::obstacles::ObstacleField;
+use super::sorted::SortedAgents;
+use super::steering::HERO_RADIUS;
+use super::BODY_RADIUS;
+use crate::level::Bounds;
+
+/// Sweeps at least, and at most: dense crowds need more to reach the tolerance below.
+const MIN_SWEEPS: usize = 1;
+const MAX_SWEEPS: usize = 8;
+/// A sweep that finds no overlap deeper than this (m) is the last.
+const SETTLED: f32 = 0.03;
+/// A band is at least this tall (m): more than a push reaches (two bodies plus a step's motion).
+const BAND_HEIGHT: f32 = 1.6;
+
+/// What every band reads besides positions.
+pub(super) struct ConstraintContext<'a> {
+    pub grid: &'a CellGrid,
+    pub obstacles: &'a ObstacleField,
+    pub bounds: Bounds,
+    pub hero: Option<Vec2>,
+    /// Where an agent goes if its position ever stops being finite (its goal), by agent index.
+    pub fallback: &'a [Vec2],
+}
+
+/// One band's view of the positions: its own rows mutable, the bands above and below read-only.
+struct BandView<'a> {
+    first_row: usize,
+    rows_per_band: usize,
+    band: usize,
+    start: usize,
+    x: &'a mut [f32],
+    y: &'a mut [f32],
+    below: Option<(usize, &'a [f32], &'a [f32])>,
+    above: Option<(usize, &'a [f32], &'a [f32])>,
+}
+
+impl BandView<'_> {
+    /// The positions of sorted slots `run` (all in `row`) and the slot the slices start at.
+    #[inline]
+    fn row_slices(&self, row: usize, run: std::ops::Range<usize>) -> (&[f32], &[f32]) {
+        let band = row / self.rows_per_band;
+        let (start, x, y): (usize, &[f32], &[f32]) = if band == self.band {
+            (self.start, &*self.x, &*self.y)
+        } else if band < self.band {
+            self.below.expect("rows are clamped to the window")
+        } else {
+            self.above.expect("rows are clamped to the window")
+        };
+        let local = run.start - start..run.end - start;
+        (&x[local.clone()], &y[local])
+    }
+}
+
+/// Splits `data` at ascending `bounds` (first 0, last `data.len()`) into one slice per band.
+fn split_bands<'a>(mut data: &'a mut [f32], bounds: &[usize]) -> Vec<&'a mut [f32]> {
+    let mut out = Vec::with_capacity(bounds.len());
+    for w in bounds.windows(2) {
+        let (head, tail) = std::mem::take(&mut data).split_at_mut(w[1] - w[0]);
+        out.push(head);
+        data = tail;
+    }
+    out
+}
+
+impl ConstraintContext<'_> {
+    fn rows_per_band(&self) -> usize {
+        ((BAND_HEIGHT / self.grid.cell_size()).ceil() as usize).max(1)
+    }
+
+    /// Advances positions by `dt` with the steered velocities, then relaxes until settled.
+    /// Returns the sweeps it took.
+    pub fn apply(&self, agents: &mut SortedAgents, dt: f32) -> usize {
+        agents
+            .px
+            .par_iter_mut()
+            .zip(agents.py.par_iter_mut())
+            .zip(agents.nvx.par_iter().zip(agents.nvy.par_iter()))
+            .with_min_len(4096)
+            .for_each(|((x, y), (vx, vy))| {
+                *x += vx * dt;
+                *y += vy * dt;
+            });
+        let rpb = self.rows_per_band();
+        let bands = self.grid.rows().div_ceil(rpb);
+        let bounds: Vec<usize> = (0..=bands)
+            .map(|b| self.grid.row_start((b * rpb).min(self.grid.rows())))
+            .collect();
+        let mut sweeps = 0;
+        let settled: f32 = std::env::var("TUNE_SETTLED").ok().and_then(|v| v.parse().ok()).unwrap_or(SETTLED);
+        let max_sweeps: usize = std::env::var("TUNE_MAX").ok().and_then(|v| v.parse().ok()).unwrap_or(MAX_SWEEPS);
+        while sweeps < max_sweeps {
+            let deepest = self
+                .relax_bands(agents, &bounds, 0)
+                .max(self.relax_bands(agents, &bounds, 1));
+            sweeps += 1;
+            if sweeps >= MIN_SWEEPS && deepest < settled {
+                break;
+            }
+        }
+        sweeps
+    }
+
+    /// Relaxes every band of the given parity, bands side by side; returns the deepest overlap
+    /// met.
+    fn relax_bands(&self, agents: &mut SortedAgents, bounds: &[usize], parity: usize) -> f32 {
+        let rpb = self.rows_per_band();
+        let xs = split_bands(&mut agents.px, bounds);
+        let ys = split_bands(&mut agents.py, bounds);
+        let mut own = Vec::new();
+        let mut shared: Vec<Option<(&[f32], &[f32])>> = vec![None; xs.len()];
+        for (b, (x, y)) in xs.into_iter().zip(ys).enumerate() {
+            if b % 2 == parity {
+                own.push((b, x, y));
+            } else {
+                shared[b] = Some((&*x, &*y));
+            }
+        }
+        let ids = &agents.id;
+        own.into_par_iter()
+            .map(|(band, x, y)| {
+                let neighbour = |b: usize| {
+                    shared
+                        .get(b)
+                        .copied()
+                        .flatten()
+                        .map(|(x, y)| (bounds[b], x, y))
+                };
+                let mut view = BandView {
+                    first_row: band * rpb,
+                    rows_per_band: rpb,
+                    band,
+                    start: bounds[band],
+                    x,
+                    y,
+                    below: band.checked_sub(1).and_then(neighbour),
+                    above: neighbour(band + 1),
+                };
+                self.relax_band(&mut view, ids)
+            })
+            .reduce(|| 0.0, f32::max)
+    }
+
+    /// One Gauss-Seidel pass over a band, in slot order.
+    fn relax_band(&self, view: &mut BandView, ids: &[u32]) -> f32 {
+        let min_d = 2.0 * BODY_RADIUS;
+        let rows = self.grid.rows();
+        let window_lo = view.first_row.saturating_sub(view.rows_per_band);
+        let window_hi = (view.first_row + 2 * view.rows_per_band).min(rows) - 1;
+        let mut deepest = 0.0f32;
+        for k in 0..view.x.len() {
+            let slot = view.start + k;
+            let p = Vec2::new(view.x[k], view.y[k]);
+            let mut correction = Vec2::ZERO;
+            let cols = self.grid.col_span(p.x, min_d);
+            let span = self.grid.row_span(p.y, min_d);
+            for row in span.lo.max(window_lo)..=span.hi.min(window_hi) {
+                let run = self.grid.run(row, cols);
+                let first = run.start;
+                let (xs, ys) = view.row_slices(row, run);
+                for (k, (&x, &y)) in xs.iter().zip(ys).enumerate() {
+                    let j = first + k;
+                    let d = p - Vec2::new(x, y);
+                    let d2 = d.length_squared();
+                    if d2 < min_d * min_d && j != slot {
+                        let dist = d2.sqrt();
+                        let n = if dist > 1e-6 {
+                            d / dist
+                        } else {
+                            // Exactly on top of each other: split by identity, deterministically.
+                            Vec2::from_angle((ids[slot] as usize * 7 + ids[j] as usize) as f32)
+                        };
+                        deepest = deepest.max(min_d - dist);
+                        correction += n * (min_d - dist) * 0.5;
+                    }
+                }
+            }
+            let p = self.settle(p + correction, ids[slot]);
+            view.x[k] = p.x;
+            view.y[k] = p.y;
+        }
+        deepest
+    }
+
+    /// Out of the hero, out of obstacles, inside the bounds, finite.
+    fn settle(&self, mut p: Vec2, id: u32) -> Vec2 {
+        if let Some(h) = self.hero {
+            let reach = HERO_RADIUS + BODY_RADIUS;
+            let d = p - h;
+            if d.length_squared() < reach * reach {
+                p = h + d.try_normalize().unwrap_or(Vec2::X) * reach;
+            }
+        }
+        let p = self.obstacles.resolve(p, BODY_RADIUS);
+        let p = p.clamp(
+            self.bounds.min + Vec2::splat(BODY_RADIUS),
+            self.bounds.max - Vec2::splat(BODY_RADIUS),
+        );
+        if p.is_finite() {
+            p
+        } else {
+            self.fallback[id as usize]
+        }
+    }
+}

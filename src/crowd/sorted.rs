@@ -1,0 +1,134 @@
+//! The hot per-agent fields, copied each step into the grid's cell order. Agents keep their
+//! identity (queues, groups, the renderer and the crowd slider rely on index i being agent i), but
+//! steering and constraints read neighbours by the dozen per agent: in cell order those reads are a
+//! few contiguous runs. Gathering costs one scattered read per field per agent, written back once.
+
+use glam::Vec2;
+use rayon::prelude::*;
+
+use super::{AgentState, Crowd};
+
+/// `flags` bits.
+pub(super) const STANDING: u8 = 1;
+pub(super) const SCATTERING: u8 = 2;
+/// The steering target is the goal itself, not an intermediate waypoint (arrival slows down).
+pub(super) const FINAL_LEG: u8 = 4;
+/// Steered this step (the simulation LOD steers unseen people less often).
+pub(super) const ACTIVE: u8 = 8;
+
+/// Separate x and y arrays so the kernels read them as plain `f32` lanes.
+#[derive(Default)]
+pub(super) struct SortedAgents {
+    pub px: Vec<f32>,
+    pub py: Vec<f32>,
+    pub vx: Vec<f32>,
+    pub vy: Vec<f32>,
+    /// Where the agent steers now: its next waypoint or its goal.
+    pub tx: Vec<f32>,
+    pub ty: Vec<f32>,
+    pub pref_speed: Vec<f32>,
+    /// Seconds of steering this step covers (more than one step for people the LOD skipped).
+    pub steer_dt: Vec<f32>,
+    pub flags: Vec<u8>,
+    /// Agent index of each slot (for deterministic tie-breaks that must not depend on order).
+    pub id: Vec<u32>,
+    /// The steered velocity, written by the steering pass.
+    pub nvx: Vec<f32>,
+    pub nvy: Vec<f32>,
+}
+
+fn resize_all(n: usize, fields: &mut [&mut Vec<f32>]) {
+    for f in fields {
+        f.resize(n, 0.0);
+    }
+}
+
+impl SortedAgents {
+    /// Copies the hot fields of every agent into slot order (`order[slot]` = agent index).
+    pub fn gather(&mut self, crowd: &Crowd, order: &[u32], steer_dt: &[f32], active: &[bool]) {
+        let n = order.len();
+        resize_all(
+            n,
+            &mut [
+                &mut self.px,
+                &mut self.py,
+                &mut self.vx,
+                &mut self.vy,
+                &mut self.tx,
+                &mut self.ty,
+                &mut self.pref_speed,
+                &mut self.steer_dt,
+                &mut self.nvx,
+                &mut self.nvy,
+            ],
+        );
+        self.flags.resize(n, 0);
+        self.id.clear();
+        self.id.extend_from_slice(order);
+        let chunk = 2048;
+        let outputs = self
+            .px
+            .par_chunks_mut(chunk)
+            .zip(self.py.par_chunks_mut(chunk))
+            .zip(self.vx.par_chunks_mut(chunk))
+            .zip(self.vy.par_chunks_mut(chunk))
+            .zip(self.tx.par_chunks_mut(chunk))
+            .zip(self.ty.par_chunks_mut(chunk))
+            .zip(self.pref_speed.par_chunks_mut(chunk))
+            .zip(self.steer_dt.par_chunks_mut(chunk))
+            .zip(self.flags.par_chunks_mut(chunk))
+            .zip(order.par_chunks(chunk));
+        outputs.for_each(
+            |(((((((((px, py), vx), vy), tx), ty), speed), sdt), flags), ids)| {
+                for (k, &i) in ids.iter().enumerate() {
+                    let i = i as usize;
+                    let p = crowd.pos[i];
+                    let v = crowd.vel[i];
+                    let target = crowd.steering_target(i);
+                    px[k] = p.x;
+                    py[k] = p.y;
+                    vx[k] = v.x;
+                    vy[k] = v.y;
+                    tx[k] = target.x;
+                    ty[k] = target.y;
+                    speed[k] = crowd.pref_speed[i];
+                    sdt[k] = steer_dt[i];
+                    let mut f = 0;
+                    match crowd.state[i] {
+                        AgentState::Walking => {}
+                        AgentState::Scattering => f |= SCATTERING,
+                        _ => f |= STANDING,
+                    }
+                    if crowd.route[i].len() <= 1 {
+                        f |= FINAL_LEG;
+                    }
+                    if active[i] {
+                        f |= ACTIVE;
+                    }
+                    flags[k] = f;
+                }
+            },
+        );
+    }
+
+    pub fn pos(&self, slot: usize) -> Vec2 {
+        Vec2::new(self.px[slot], self.py[slot])
+    }
+
+    pub fn vel(&self, slot: usize) -> Vec2 {
+        Vec2::new(self.vx[slot], self.vy[slot])
+    }
+}
+
+/// Writes positions and steered velocities back to agent order (`slot_of[i]` = agent i's slot).
+pub(super) fn write_back(sorted: &SortedAgents, slot_of: &[u32], pos: &mut [Vec2], vel: &mut [Vec2]) {
+    pos.par_iter_mut()
+        .zip(vel.par_iter_mut())
+        .zip(slot_of.par_iter())
+        .with_min_len(4096)
+        .for_each(|((p, v), &s)| {
+            let s = s as usize;
+            *p = Vec2::new(sorted.px[s], sorted.py[s]);
+            *v = Vec2::new(sorted.nvx[s], sorted.nvy[s]);
+        });
+}
