@@ -4,7 +4,7 @@
 mod common;
 use common::{load, ref_json};
 use serde_json::Value;
-use throng::asset::inspect::pose_report;
+use throng::tools::inspect::pose_report;
 
 fn floats(v: &Value) -> Vec<f32> {
     v.as_array()

@@ -5,7 +5,8 @@ mod common;
 use common::{gltf_builder::skinned_triangle, model_path};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use throng::anim::{AnimationPlayer, MorphStateSet, ScenePose, SkinningPaletteSet};
-use throng::asset::{inspect::pose_report, load_slice};
+use throng::asset::load_slice;
+use throng::tools::inspect::pose_report;
 
 const FILES: &[&str] = &[
     "SimpleSkin.gltf",

@@ -2,7 +2,7 @@
 
 mod common;
 use common::model_path;
-use throng::asset::inspect::{run_inspect, InspectArgs};
+use throng::tools::inspect::{run_inspect, InspectArgs};
 
 fn args(model: &str) -> InspectArgs {
     InspectArgs {

@@ -242,7 +242,7 @@ fn sparse_and_normalized_accessors() {
 /// in world space.
 #[test]
 fn skinned_mesh_node_transform_is_ignored() {
-    use throng::asset::inspect::pose_report;
+    use throng::tools::inspect::pose_report;
     let (b, doc) = skinned_triangle();
     let s1 = import(&b.finish(doc.clone())).unwrap();
     let mut doc2 = doc;

@@ -12,8 +12,8 @@ use glam::{Mat4, Vec3};
 use serde_json::Value;
 use throng::anim::{skin_positions, ClipSampler};
 use throng::asset::{Interpolation, MorphChannelAsset, MorphTargetAsset, SceneAsset, Track};
-use throng::vat::files::sha256_file;
-use throng::vat::{
+use throng::tools::vat::files::sha256_file;
+use throng::tools::vat::{
     bake, load_vat, write_vat, BakeOptions, ClipSelection, LoadedVat, SourceInfo, VatBake,
     VatFiles, VatFormat, VatSpace,
 };
@@ -288,7 +288,7 @@ fn manifest_round_trips_through_json() {
     let loaded = load_vat(&files.manifest_path).expect("load");
     assert_eq!(loaded.manifest, files.manifest);
     let text = std::fs::read_to_string(&files.manifest_path).expect("json");
-    let again: throng::vat::VatManifest = serde_json::from_str(&text).expect("parse");
+    let again: throng::tools::vat::VatManifest = serde_json::from_str(&text).expect("parse");
     assert_eq!(serde_json::to_string_pretty(&again).expect("json"), text);
     let v: Value = serde_json::from_str(&text).expect("json");
     assert_eq!(v["format"], "throng-vat/1");

@@ -215,7 +215,7 @@ impl CrowdCast {
         let by_name = |name: &str| scene.animations.iter().find(|c| c.name == name);
         let mut chosen: Vec<Option<AnimationClipAsset>> = Vec::new();
         for kind in ClipKind::ALL {
-            let key = clips::kind_key(kind);
+            let key = kind.key();
             let clip = if let Some(name) = model.clips.get(key) {
                 match by_name(name) {
                     Some(c) => Some(c.clone()),
@@ -251,7 +251,7 @@ impl CrowdCast {
                         if kind != ClipKind::Idle {
                             self.warnings.push(format!(
                                 "{field}: no {} clip; it plays `{}` instead",
-                                clips::kind_key(kind),
+                                kind.key(),
                                 idle.name
                             ));
                         }

@@ -8,6 +8,8 @@ use std::path::Path;
 use glam::{Vec2, Vec3};
 
 use super::schema::*;
+use crate::clip_kind::ClipKind;
+use crate::footprint::{obstacle_contains, segment_hits_obstacle};
 
 /// The most agents a level may ask for.
 pub const MAX_CROWD: u32 = 1_000_000;
@@ -192,59 +194,6 @@ impl Checker<'_> {
         }
         for (k, name) in m.hidden_meshes.iter().enumerate() {
             check(self, format!("{f}.hidden_meshes[{k}]"), name);
-        }
-    }
-}
-
-/// True when `p` lies strictly inside the obstacle's footprint.
-pub fn obstacle_contains(shape: &Shape, p: Vec2) -> bool {
-    shape.signed_distance(p).0 < 0.0
-}
-
-/// True when the segment a-b passes through the obstacle's footprint.
-pub fn segment_hits_obstacle(shape: &Shape, a: Vec2, b: Vec2) -> bool {
-    match *shape {
-        Shape::Circle { center, radius } => {
-            let ab = b - a;
-            let t = if ab.length_squared() > 0.0 {
-                ((center - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            (a + ab * t).distance_squared(center) < radius * radius
-        }
-        Shape::Box {
-            center,
-            half_extents,
-            angle_deg,
-        } => {
-            // Liang-Barsky clip of the segment against the box in the box's own frame.
-            let (la, lb) = (
-                world_to_box(angle_deg, a - center),
-                world_to_box(angle_deg, b - center),
-            );
-            let d = lb - la;
-            let (mut t0, mut t1) = (0.0f32, 1.0f32);
-            for (p, q) in [
-                (-d.x, la.x + half_extents.x),
-                (d.x, half_extents.x - la.x),
-                (-d.y, la.y + half_extents.y),
-                (d.y, half_extents.y - la.y),
-            ] {
-                if p == 0.0 {
-                    if q <= 0.0 {
-                        return false;
-                    }
-                } else {
-                    let r = q / p;
-                    if p < 0.0 {
-                        t0 = t0.max(r);
-                    } else {
-                        t1 = t1.min(r);
-                    }
-                }
-            }
-            t0 < t1
         }
     }
 }
@@ -497,10 +446,7 @@ pub fn validate(level: &Level, asset_root: &Path) -> Result<(), Finding> {
         c.model_file(&format!("crowd.models[{i}].path"), &m.path);
         c.in_range(&format!("crowd.models[{i}].height"), m.height, 0.1, 20.0);
         for key in m.clips.keys() {
-            if !crate::crowd::anim::ClipKind::ALL
-                .iter()
-                .any(|&k| crate::cast::clips::kind_key(k) == key)
-            {
+            if !ClipKind::ALL.iter().any(|&k| k.key() == key) {
                 c.fail(
                     format!("crowd.models[{i}].clips"),
                     format!(
@@ -668,63 +614,5 @@ pub fn validate(level: &Level, asset_root: &Path) -> Result<(), Finding> {
     match c.found {
         Some(f) => Err(f),
         None => Ok(()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn point_and_segment_tests_for_both_shapes() {
-        let circle = Shape::Circle {
-            center: Vec2::ZERO,
-            radius: 2.0,
-        };
-        assert!(obstacle_contains(&circle, Vec2::new(1.0, 1.0)));
-        assert!(!obstacle_contains(&circle, Vec2::new(2.0, 0.1)));
-        assert!(segment_hits_obstacle(
-            &circle,
-            Vec2::new(-5.0, 1.0),
-            Vec2::new(5.0, 1.0)
-        ));
-        assert!(!segment_hits_obstacle(
-            &circle,
-            Vec2::new(-5.0, 3.0),
-            Vec2::new(5.0, 3.0)
-        ));
-        let tilted = Shape::Box {
-            center: Vec2::new(10.0, 0.0),
-            half_extents: Vec2::new(3.0, 0.5),
-            angle_deg: 90.0,
-        };
-        // Turned 90°: long along z.
-        assert!(obstacle_contains(&tilted, Vec2::new(10.2, 2.5)));
-        // The same turn the renderer applies: local +x goes to world -z at 90°.
-        assert!((box_to_world(90.0, Vec2::X) - Vec2::new(0.0, -1.0)).length() < 1e-6);
-        let q = glam::Quat::from_rotation_y(0.7) * glam::Vec3::new(1.0, 0.0, 2.0);
-        let w = box_to_world(0.7f32.to_degrees(), Vec2::new(1.0, 2.0));
-        assert!((Vec2::new(q.x, q.z) - w).length() < 1e-5);
-        assert!(
-            (world_to_box(33.0, box_to_world(33.0, Vec2::new(3.0, -1.0))) - Vec2::new(3.0, -1.0))
-                .length()
-                < 1e-5
-        );
-        assert!(!obstacle_contains(&tilted, Vec2::new(12.0, 0.0)));
-        assert!(segment_hits_obstacle(
-            &tilted,
-            Vec2::new(5.0, 2.0),
-            Vec2::new(15.0, 2.0)
-        ));
-        assert!(!segment_hits_obstacle(
-            &tilted,
-            Vec2::new(5.0, 4.0),
-            Vec2::new(15.0, 4.0)
-        ));
-        assert!(!segment_hits_obstacle(
-            &tilted,
-            Vec2::new(11.0, -5.0),
-            Vec2::new(11.0, 5.0)
-        ));
     }
 }
