@@ -23,9 +23,9 @@ use super::layer::{MainPassInfo, WorldLayer};
 use super::pipelines::{compile, lighting_uniforms, SceneLight, ShadowUniforms};
 use super::RenderStats;
 use crate::anim::anim_texture::TEXELS_PER_JOINT;
-use crate::cast::mesh::FIGURE_FLOATS;
-use crate::cast::vat::{CrowdVat, VatMesh};
-use crate::cast::CrowdCast;
+use crate::crowd_assets::mesh::FIGURE_FLOATS;
+use crate::crowd_assets::vat_runtime::{CrowdVat, VatMesh};
+use crate::crowd_assets::CrowdAssets;
 use crate::view::crowd_pack::{CrowdFrame, NaiveFrame};
 use crate::view::instances::{batch_ranges, instances_per_batch, VEC4_PER_INSTANCE};
 
@@ -129,10 +129,10 @@ struct VatSource {
 }
 
 impl CrowdRenderer {
-    /// Uploads the cast. `cap` lowers the uniform-vector limit to imitate a smaller GPU.
+    /// Uploads the crowd assets. `cap` lowers the uniform-vector limit to imitate a smaller GPU.
     pub fn new(
         ctx: &mut dyn RenderingBackend,
-        cast: &CrowdCast,
+        assets: &CrowdAssets,
         limits: GlLimits,
         cap: Option<u32>,
         shadow_map: TextureId,
@@ -140,7 +140,7 @@ impl CrowdRenderer {
         let vectors = cap.map_or(limits.max_vertex_uniform_vectors, |c| {
             c.min(limits.max_vertex_uniform_vectors)
         });
-        let tex = &cast.texture;
+        let tex = &assets.texture;
         if tex.width > limits.max_texture_size || tex.rows > limits.max_texture_size {
             return Err(format!(
                 "the animation texture is {}x{} texels but this GPU allows {} per side; \
@@ -286,7 +286,7 @@ impl CrowdRenderer {
             images: vec![],
         };
 
-        let meshes = cast
+        let meshes = assets
             .submeshes
             .iter()
             .map(|s| {
@@ -423,7 +423,7 @@ impl CrowdRenderer {
         self.vat.is_some()
     }
 
-    /// Frees the GPU resources (before a rebuild for another cast or uniform cap).
+    /// Frees the GPU resources (before a rebuild for other crowd assets or uniform cap).
     pub fn delete(self, ctx: &mut dyn RenderingBackend) {
         for b in self.buffers {
             ctx.delete_buffer(b);
@@ -649,7 +649,7 @@ impl CrowdRenderer {
     }
 }
 
-/// The texture's data padded to at least one texel (an empty cast still links).
+/// The texture's data padded to at least one texel (empty crowd assets still link).
 fn padded(tex: &crate::anim::anim_texture::AnimTexture) -> Vec<f32> {
     let want = tex.width.max(1) as usize * tex.rows.max(1) as usize * 4;
     let mut data = tex.data.clone();

@@ -1,5 +1,5 @@
-//! The crowd's cast: every body model of a level turned, once at load, into what the instanced
-//! renderer draws — near/mid/far meshes per body, props per skeleton, the animation-matrix
+//! The crowd's render assets: every body model of a level turned, once at load, into what the
+//! instanced renderer draws — near/mid/far meshes per body, props per skeleton, the animation-matrix
 //! texture with each activity's clip rows, and a conservative bounding sphere per body.
 //! Plain data: built and tested without a window.
 
@@ -8,7 +8,7 @@ pub mod clips;
 pub mod lod;
 pub mod mesh;
 pub mod props;
-pub mod vat;
+pub mod vat_runtime;
 
 use std::fmt;
 use std::path::Path;
@@ -36,9 +36,9 @@ const DEFAULT_TINTED: &[&str] = &[
 ];
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct CastError(pub String);
+pub struct CrowdAssetsError(pub String);
 
-impl fmt::Display for CastError {
+impl fmt::Display for CrowdAssetsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
@@ -112,7 +112,7 @@ pub struct BodyClips {
     pub clips: Vec<AnimationClipAsset>,
 }
 
-pub struct CrowdCast {
+pub struct CrowdAssets {
     pub bodies: Vec<Body>,
     pub submeshes: Vec<Submesh>,
     pub texture: AnimTexture,
@@ -123,15 +123,19 @@ pub struct CrowdCast {
     pub cpu: Vec<BodyClips>,
 }
 
-impl CrowdCast {
+impl CrowdAssets {
     /// Loads every crowd model of `level` (paths relative to `asset_root`). `label` names the
     /// level file in messages.
-    pub fn load(level: &Level, asset_root: &Path, label: &str) -> Result<CrowdCast, CastError> {
+    pub fn load(
+        level: &Level,
+        asset_root: &Path,
+        label: &str,
+    ) -> Result<CrowdAssets, CrowdAssetsError> {
         let mut scenes = Vec::new();
         for (i, m) in level.crowd.models.iter().enumerate() {
             let path = asset_root.join(&m.path);
             let scene = crate::asset::load_file(&path).map_err(|e| {
-                CastError(format!(
+                CrowdAssetsError(format!(
                     "{label}: crowd.models[{i}] `{}` ({}): {e}",
                     m.name, m.path
                 ))
@@ -141,13 +145,13 @@ impl CrowdCast {
         Self::from_scenes(level, &scenes, label)
     }
 
-    /// Builds the cast from already imported scenes, one per `level.crowd.models` entry.
+    /// Builds the crowd assets from already imported scenes, one per `level.crowd.models` entry.
     pub fn from_scenes(
         level: &Level,
         scenes: &[SceneAsset],
         label: &str,
-    ) -> Result<CrowdCast, CastError> {
-        let mut cast = CrowdCast {
+    ) -> Result<CrowdAssets, CrowdAssetsError> {
+        let mut assets = CrowdAssets {
             bodies: Vec::new(),
             submeshes: Vec::new(),
             texture: AnimTexture::new(0),
@@ -160,7 +164,7 @@ impl CrowdCast {
             .filter_map(|s| s.skins.first().map(|k| k.joints.len()))
             .max()
             .unwrap_or(0);
-        cast.texture = AnimTexture::new(max_joints as u32);
+        assets.texture = AnimTexture::new(max_joints as u32);
         // Props are shared by bodies whose baked idle rows coincide (the same skeleton).
         let mut prop_sets: Vec<(u32, [Option<usize>; 6])> = Vec::new();
         for (i, (model, scene)) in level.crowd.models.iter().zip(scenes).enumerate() {
@@ -168,10 +172,10 @@ impl CrowdCast {
                 "{label}: crowd.models[{i}] `{}` ({})",
                 model.name, model.path
             );
-            let body = cast.add_body(model, scene, &field, &mut prop_sets)?;
-            cast.bodies.push(body);
+            let body = assets.add_body(model, scene, &field, &mut prop_sets)?;
+            assets.bodies.push(body);
         }
-        Ok(cast)
+        Ok(assets)
     }
 
     fn add_body(
@@ -180,8 +184,8 @@ impl CrowdCast {
         scene: &SceneAsset,
         field: &str,
         prop_sets: &mut Vec<(u32, [Option<usize>; 6])>,
-    ) -> Result<Body, CastError> {
-        let fail = |msg: String| CastError(format!("{field}: {msg}"));
+    ) -> Result<Body, CrowdAssetsError> {
+        let fail = |msg: String| CrowdAssetsError(format!("{field}: {msg}"));
         let Some((mesh_node, skin)) = scene
             .nodes
             .iter()
