@@ -185,10 +185,10 @@ mod tests {
         // Turned 90°: long along z.
         assert!(obstacle_contains(&tilted, Vec2::new(10.2, 2.5)));
         // The same turn the renderer applies: local +x goes to world -z at 90°.
-        assert!((box_to_world(90.0, Vec2::X) - Vec2::new(0.0, -1.0)).length() < 1e-6);
+        assert_approx!(box_to_world(90.0, Vec2::X), Vec2::new(0.0, -1.0), 1e-6);
         let q = glam::Quat::from_rotation_y(0.7) * glam::Vec3::new(1.0, 0.0, 2.0);
         let w = box_to_world(0.7f32.to_degrees(), Vec2::new(1.0, 2.0));
-        assert!((Vec2::new(q.x, q.z) - w).length() < 1e-5);
+        assert_approx!(Vec2::new(q.x, q.z), w, 1e-5);
         assert!(
             (world_to_box(33.0, box_to_world(33.0, Vec2::new(3.0, -1.0))) - Vec2::new(3.0, -1.0))
                 .length()

@@ -1,5 +1,9 @@
 //! Throng: a crowd-simulation sandbox. Everything up to the render world is plain data;
 //! only `render` (and the window shell in `app`, and `ui`) talk to the window and GL.
+// First, so its `assert_approx!` is in scope in every module's tests below.
+#[macro_use]
+pub mod approx;
+
 pub mod anim;
 pub mod app;
 pub mod arg_values;

@@ -1,7 +1,7 @@
 //! `throng inspect`: summary text/JSON and the posed JSON with the reference files' keys.
 
-mod common;
-use common::model_path;
+mod support;
+use support::model_path;
 use throng::tools::inspect::{run_inspect, InspectArgs};
 
 fn args(model: &str) -> InspectArgs {

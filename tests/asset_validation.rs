@@ -1,8 +1,9 @@
 //! Import rules and validation errors on small hand-built files.
 
-mod common;
-use common::gltf_builder::{skinned_triangle, Builder};
+mod support;
 use serde_json::json;
+use support::assert_approx;
+use support::gltf_builder::{skinned_triangle, Builder};
 use throng::asset::load_slice;
 
 fn import(bytes: &[u8]) -> Result<throng::asset::SceneAsset, String> {
@@ -215,7 +216,7 @@ fn more_than_four_influences_merge_and_normalise() {
     let sum = 0.4 + 0.35 + 0.3 + 0.1;
     let w = p.weights[0];
     for (k, expect) in [0.4, 0.35, 0.3, 0.1].iter().enumerate() {
-        assert!((w[k] - expect / sum).abs() < 1e-6, "{w:?}");
+        assert_approx!(w[k], expect / sum, 1e-6, "{w:?}");
     }
     // Slot 3 only had the dropped influence: not in the palette.
     assert_eq!(mesh.palette_joints, vec![0, 1, 2, 4]);
@@ -256,7 +257,7 @@ fn skinned_mesh_node_transform_is_ignored() {
         .iter()
         .zip(&r2.meshes[0].positions_world)
     {
-        assert!((a - c).abs() < 1e-5);
+        assert_approx!(a, c, 1e-5);
     }
 }
 

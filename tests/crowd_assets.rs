@@ -5,6 +5,7 @@ use std::path::Path;
 
 use glam::{Vec2, Vec3};
 use throng::anim::anim_texture::TEXELS_PER_JOINT;
+use throng::assert_approx;
 use throng::crowd::anim::{AnimState, ClipKind};
 use throng::crowd_assets::CrowdAssets;
 use throng::level::load_level;
@@ -384,7 +385,7 @@ fn the_crowd_vat_holds_the_skinned_mid_and_far_meshes_of_every_row() {
                             "{} lod {lod} {kind:?} frame {f} vertex {v}: {got} vs {want}",
                             body.name
                         );
-                        assert!((normal.length() - 1.0).abs() < 0.02, "{normal}");
+                        assert_approx!(normal.length(), 1.0, 0.02, "{normal}");
                     }
                 }
             }
@@ -679,7 +680,7 @@ fn the_helmet_follows_the_head_and_the_shield_the_left_hand_through_the_walk() {
                 .inverse()
                 .transform_point3(helmet.skinned_position(v, &palette));
             let rest = bind.transform_point3(helmet.vertices[v].position);
-            assert!(local.distance(rest) < 1e-3, "frame {f} vertex {v}");
+            assert_approx!(local, rest, 1e-3, "frame {f} vertex {v}");
         }
     }
     // Worn on the head: the helmet's top is the figure's top in the idle pose.
@@ -687,8 +688,10 @@ fn the_helmet_follows_the_head_and_the_shield_the_left_hand_through_the_walk() {
     let top = (0..helmet.vertices.len())
         .map(|v| helmet.skinned_position(v, &idle).y)
         .fold(f32::MIN, f32::max);
-    assert!(
-        (top / knight.units_per_metre - 1.8).abs() < 0.15,
+    assert_approx!(
+        top / knight.units_per_metre,
+        1.8,
+        0.15,
         "helmet top at {} m",
         top / knight.units_per_metre
     );
@@ -755,7 +758,7 @@ fn the_robot_stands_upright_at_its_height_with_its_shell_on_its_bones() {
     // The file's weights sum to up to 1.755; after load every vertex's sum is 1.
     for v in &mesh.vertices {
         let sum = v.weights.x + v.weights.y + v.weights.z + v.weights.w;
-        assert!((sum - 1.0).abs() < 1e-5, "{sum}");
+        assert_approx!(sum, 1.0, 1e-5, "{sum}");
     }
     // Upright and as tall as the level says in the idle pose (not lying on its back at
     // a hundredth of its size, as the skinned nodes' own transform would make it).
@@ -768,10 +771,7 @@ fn the_robot_stands_upright_at_its_height_with_its_shell_on_its_bones() {
         hi = hi.max(p);
     }
     println!("robot idle box {lo} .. {hi} m");
-    assert!(
-        (hi.y - lo.y - model.height).abs() < 0.1 * model.height,
-        "{lo} {hi}"
-    );
+    assert_approx!(hi.y - lo.y, model.height, 0.1 * model.height, "{lo} {hi}");
     assert!(lo.y.abs() < 0.1, "feet on the ground: {}", lo.y);
     assert!(hi.x - lo.x < hi.y - lo.y && hi.z - lo.z < hi.y - lo.y);
     let head = slot_of(&scene, "Head");
@@ -803,7 +803,7 @@ fn the_robot_stands_upright_at_its_height_with_its_shell_on_its_bones() {
     }
     // Its clips are the file's own: walking is not idle, waving is Wave.
     assert_ne!(robot.clips[1].first_row, robot.clips[0].first_row);
-    assert!((robot.clips[3].duration - 1.833).abs() < 0.01);
+    assert_approx!(robot.clips[3].duration, 1.833, 0.01);
 }
 
 #[test]
