@@ -20,7 +20,7 @@ use macroquad::miniquad::{
 
 use super::gl_raw::{FloatFormat, FloatTexture, GlLimits};
 use super::layer::{MainPassInfo, WorldLayer};
-use super::pipelines::{compile, lighting_uniforms, SceneLight, ShadowUniforms};
+use super::renderer::{compile, lighting_uniforms, SceneLight, ShadowUniforms};
 use super::RenderStats;
 use crate::anim::anim_texture::TEXELS_PER_JOINT;
 use crate::crowd_assets::mesh::FIGURE_FLOATS;
