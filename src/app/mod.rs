@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use macroquad::miniquad::TextureId;
 use macroquad::prelude::{
     clear_background, get_frame_time, get_internal_gl, get_screen_data, is_key_pressed, next_frame,
     screen_height, screen_width, set_default_camera, Color, KeyCode,
@@ -185,31 +186,15 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
             poll_reload(&mut watcher, &mut game, &mut hero_view, &mut notice);
         }
 
-        {
-            let aspect = screen_width() / screen_height().max(1.0);
-            let view_proj = game.camera.view_projection(aspect);
-            hero_view.prepare(&mut game, &view_proj);
-        }
-        let level = game.level();
-        let sky = display_color(level.lighting.sky_color);
-        clear_background(Color::new(sky.x, sky.y, sky.z, 1.0));
+        prepare_frame(&mut game, &mut hero_view);
         let aspect = screen_width() / screen_height().max(1.0);
         let view_proj = game.camera.view_projection(aspect);
         let frustum = Frustum::from_view_projection(&view_proj);
         let lod = game.lod_settings();
-        {
-            let gl = unsafe { get_internal_gl() };
-            crowd_gfx.sync(
-                gl.quad_context,
-                level,
-                game.toggles.uniform_cap,
-                game.toggles.vat,
-                renderer.shadow_map(),
-            );
-        }
         let counts = pack_people(
             &game,
             &mut crowd_gfx,
+            renderer.shadow_map(),
             &mut packed,
             &frustum,
             &lod,
@@ -341,6 +326,18 @@ fn start_hero(
     keep_waving
 }
 
+/// Before drawing: the hero's palettes and morphs uploaded for this view, the sky cleared.
+fn prepare_frame(game: &mut Game, hero_view: &mut hero::HeroView) {
+    {
+        let aspect = screen_width() / screen_height().max(1.0);
+        let view_proj = game.camera.view_projection(aspect);
+        hero_view.prepare(game, &view_proj);
+    }
+    let level = game.level();
+    let sky = display_color(level.lighting.sky_color);
+    clear_background(Color::new(sky.x, sky.y, sky.z, 1.0));
+}
+
 /// Advances the game by one frame and charges the time to the stages.
 fn simulate(
     game: &mut Game,
@@ -403,17 +400,29 @@ struct PeopleCounts {
 }
 
 /// Culls, sorts by level of detail and packs the people: as skinned figures when the crowd
-/// assets loaded, else as stand-in markers.
+/// assets loaded (loaded or rebuilt first when the level or a toggle changed them), else as
+/// stand-in markers.
 #[allow(clippy::too_many_arguments)]
 fn pack_people(
     game: &Game,
     crowd_gfx: &mut CrowdGfx,
+    shadow_map: TextureId,
     packed: &mut crate::bench::PackedCrowd,
     frustum: &Frustum,
     lod: &crate::level::LodSettings,
     pop_in: &Easing,
     timings: &mut StageTimings,
 ) -> PeopleCounts {
+    {
+        let gl = unsafe { get_internal_gl() };
+        crowd_gfx.sync(
+            gl.quad_context,
+            game.level(),
+            game.toggles.uniform_cap,
+            game.toggles.vat,
+            shadow_map,
+        );
+    }
     let naive = game.toggles.per_agent_draws;
     let (culled, beyond, drawn) = if crowd_gfx.active() {
         let opts = CrowdPackOptions {
