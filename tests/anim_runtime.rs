@@ -268,7 +268,7 @@ fn morph_rebuild_from_base_and_only_on_change() {
         + prim.morph_targets[0].position_deltas[0] * 0.3
         + prim.morph_targets[1].position_deltas[0] * 0.6)
         - mp.positions[0];
-    assert!(d.length() < 1e-6);
+    assert_approx!(d, Vec3::ZERO, 1e-6);
     assert!(mp.max_position_delta > 0.0);
     for p in &mp.positions {
         assert!(mp.bounds.contains(*p, 0.0));

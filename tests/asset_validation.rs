@@ -236,7 +236,8 @@ fn sparse_and_normalized_accessors() {
     assert_eq!(p.positions[1].to_array(), [2.0, 3.0, 4.0]);
     assert_eq!(p.positions[2].to_array(), [0.0, 1.0, 0.0]);
     // 51/255 = 0.2, 204/255 = 0.8, sorted descending.
-    assert!((p.weights[1].x - 0.8).abs() < 1e-6 && (p.weights[1].y - 0.2).abs() < 1e-6);
+    assert_approx!(p.weights[1].x, 0.8, 1e-6);
+    assert_approx!(p.weights[1].y, 0.2, 1e-6);
 }
 
 /// The skinned mesh node's own transform is ignored (glTF rule): moving it changes nothing

@@ -772,7 +772,7 @@ fn the_robot_stands_upright_at_its_height_with_its_shell_on_its_bones() {
     }
     println!("robot idle box {lo} .. {hi} m");
     assert_approx!(hi.y - lo.y, model.height, 0.1 * model.height, "{lo} {hi}");
-    assert!(lo.y.abs() < 0.1, "feet on the ground: {}", lo.y);
+    assert_approx!(lo.y, 0.0, 0.1, "feet on the ground: {}", lo.y);
     assert!(hi.x - lo.x < hi.y - lo.y && hi.z - lo.z < hi.y - lo.y);
     let head = slot_of(&scene, "Head");
     let foot = slot_of(&scene, "Foot.L");

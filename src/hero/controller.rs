@@ -169,7 +169,11 @@ mod tests {
             1e-6
         );
         // Heading of a -Z direction is 0; of +X it is -90°.
-        assert!(heading_of(Vec2::new(0.0, -1.0)).abs() < 1e-6);
-        assert!((heading_of(Vec2::new(1.0, 0.0)) + std::f32::consts::FRAC_PI_2).abs() < 1e-6);
+        assert_approx!(heading_of(Vec2::new(0.0, -1.0)), 0.0, 1e-6);
+        assert_approx!(
+            heading_of(Vec2::new(1.0, 0.0)),
+            -std::f32::consts::FRAC_PI_2,
+            1e-6
+        );
     }
 }

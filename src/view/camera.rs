@@ -345,7 +345,8 @@ mod tests {
         let rig = CameraRig::from_start(&start());
         let clip = rig.view_projection(16.0 / 9.0) * cam.target.extend(1.0);
         let ndc = clip.truncate() / clip.w;
-        assert!(ndc.x.abs() < 1e-4 && ndc.y.abs() < 1e-4, "{ndc:?}");
+        assert_approx!(ndc.x, 0.0, 1e-4, "{ndc:?}");
+        assert_approx!(ndc.y, 0.0, 1e-4, "{ndc:?}");
     }
 
     #[test]
