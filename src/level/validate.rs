@@ -9,7 +9,8 @@ use glam::{Vec2, Vec3};
 
 use super::schema::*;
 use crate::clip_kind::ClipKind;
-use crate::footprint::{obstacle_contains, segment_hits_obstacle};
+// Re-exported: these lived here before `footprint` took the obstacle geometry.
+pub use crate::footprint::{obstacle_contains, segment_hits_obstacle};
 
 /// The most agents a level may ask for.
 pub const MAX_CROWD: u32 = 1_000_000;
