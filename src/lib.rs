@@ -1,19 +1,26 @@
 //! Throng: a crowd-simulation sandbox. Everything up to the render world is plain data;
 //! only `render` (and the window shell in `app`, and `ui`) talk to the window and GL.
+// First, so its `assert_approx!` is in scope in every module's tests below.
+#[macro_use]
+pub mod approx;
+
 pub mod anim;
 pub mod app;
+pub mod arg_values;
 pub mod asset;
 pub mod bench;
-pub mod cast;
 pub mod cli;
+pub mod clip_kind;
 pub mod crowd;
+pub mod crowd_assets;
+pub mod footprint;
 pub mod game;
 pub mod hero;
 pub mod level;
 pub mod perf;
 pub mod render;
 pub mod scenery;
+pub mod tools;
 pub mod tween;
 pub mod ui;
-pub mod vat;
 pub mod view;

@@ -4,13 +4,13 @@ use std::sync::{Arc, Mutex};
 use clap::Parser;
 use throng::app::bench::BenchResult;
 use throng::app::{self, PlayOutcome, PlaySetup};
-use throng::asset::inspect::run_inspect;
 use throng::bench::args::{prepare_out_dir, BenchArgs};
 use throng::bench::report::{sim_csv, sim_rows_for_plot, sim_table, table, to_csv};
 use throng::bench::{run_headless, write_outputs};
 use throng::cli::{check_screenshot_path, find_asset_root, Cli, Command, PlayArgs};
 use throng::game::GameOptions;
 use throng::level::{load_level, LevelWatcher};
+use throng::tools::inspect::run_inspect;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -27,7 +27,7 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         },
-        Some(Command::Bake(args)) => match throng::vat::cli::run_bake(&args) {
+        Some(Command::Bake(args)) => match throng::tools::vat::cli::run_bake(&args) {
             Ok(text) => {
                 println!("{text}");
                 ExitCode::SUCCESS

@@ -1,10 +1,11 @@
 //! Posed vertices and joint matrices against poses made by another engine (three.js r187,
 //! cross-checked with a spec evaluator): tests/fixtures/ref-expected/README.md.
 
-mod common;
-use common::{load, ref_json};
+mod support;
 use serde_json::Value;
-use throng::asset::inspect::pose_report;
+use support::assert_approx;
+use support::{load, ref_json};
+use throng::tools::inspect::pose_report;
 
 fn floats(v: &Value) -> Vec<f32> {
     v.as_array()
@@ -67,8 +68,10 @@ fn check(
             "{reference}: morph weight count"
         );
         for (a, b) in om.morph_weights.iter().zip(&rw) {
-            assert!(
-                (a - b).abs() < 1e-4,
+            assert_approx!(
+                a,
+                b,
+                1e-4,
                 "{reference}: morph weights {:?} vs {rw:?}",
                 om.morph_weights
             );

@@ -1,10 +1,11 @@
 //! Runtime rules of item 4: pose versions and dirty latch, cycle detection, player
 //! pause/seek/loop/clamp/speed, interpolation, palette sharing and skipping, morph state.
 
-mod common;
-use common::gltf_builder::skinned_triangle;
-use common::load;
+mod support;
 use glam::{Quat, Vec3};
+use support::assert_approx;
+use support::gltf_builder::skinned_triangle;
+use support::load;
 use throng::anim::{
     apply_morph, AnimError, AnimationPlayer, MorphState, MorphStateSet, MorphedPrimitive,
     ScenePose, SkinningPaletteSet,
@@ -116,11 +117,7 @@ fn loop_clamp_speed() {
     p.play();
     p.update(0.75, &s, &mut pose, None).unwrap();
     p.update(0.5, &s, &mut pose, None).unwrap();
-    assert!(
-        (p.time() - 0.25).abs() < 1e-6,
-        "looping wraps: {}",
-        p.time()
-    );
+    assert_approx!(p.time(), 0.25, 1e-6, "looping wraps: {}", p.time());
     p.set_looping(false);
     p.update(2.0, &s, &mut pose, None).unwrap();
     assert_eq!(p.time(), 1.0);
@@ -134,7 +131,7 @@ fn loop_clamp_speed() {
     p.seek(0.0).unwrap();
     p.play();
     p.update(0.25, &s, &mut pose, None).unwrap();
-    assert!((p.time() - 0.5).abs() < 1e-6);
+    assert_approx!(p.time(), 0.5, 1e-6);
     assert!(p.seek(f32::NAN).is_err());
     p.pause();
     p.seek(5.0).unwrap();
@@ -193,7 +190,7 @@ fn interpolation_modes() {
         ],
     };
     // s = 0.5: h00 .5, h10 .125, h01 .5, h11 -.125 → 0 + .125*2*1 + .5*1 + 0 = 0.75
-    assert!((sample_vec3(&cubic, 1.0).x - 0.75).abs() < 1e-6);
+    assert_approx!(sample_vec3(&cubic, 1.0).x, 0.75, 1e-6);
     assert_eq!(sample_vec3(&cubic, 3.0), Vec3::X);
     // Shortest path: keys q and -q' must not spin the long way.
     let a = Quat::from_rotation_y(0.1);
@@ -204,7 +201,7 @@ fn interpolation_modes() {
         values: vec![a, b],
     };
     let m = sample_quat(&rot, 0.5);
-    assert!((m.length() - 1.0).abs() < 1e-6);
+    assert_approx!(m.length(), 1.0, 1e-6);
     assert!(m.dot(Quat::from_rotation_y(0.2)).abs() > 0.99999);
     // Unnormalised keys come out normalised.
     let rot = Track {
@@ -212,7 +209,7 @@ fn interpolation_modes() {
         times: vec![0.0, 1.0],
         values: vec![a * 1.01, a * 0.98],
     };
-    assert!((sample_quat(&rot, 0.3).length() - 1.0).abs() < 1e-6);
+    assert_approx!(sample_quat(&rot, 0.3).length(), 1.0, 1e-6);
     let w = Track {
         interpolation: Interpolation::Linear,
         times: vec![0.0, 1.0],
@@ -271,7 +268,7 @@ fn morph_rebuild_from_base_and_only_on_change() {
         + prim.morph_targets[0].position_deltas[0] * 0.3
         + prim.morph_targets[1].position_deltas[0] * 0.6)
         - mp.positions[0];
-    assert!(d.length() < 1e-6);
+    assert_approx!(d, Vec3::ZERO, 1e-6);
     assert!(mp.max_position_delta > 0.0);
     for p in &mp.positions {
         assert!(mp.bounds.contains(*p, 0.0));
@@ -286,10 +283,10 @@ fn morph_normals_are_renormalised() {
     let mut mp = MorphedPrimitive::default();
     apply_morph(prim, &[1.0, 1.0], &mut mp);
     for n in &mp.normals {
-        assert!((n.length() - 1.0).abs() < 1e-5);
+        assert_approx!(n.length(), 1.0, 1e-5);
     }
     for t in &mp.tangents {
-        assert!((t.truncate().length() - 1.0).abs() < 1e-5);
+        assert_approx!(t.truncate().length(), 1.0, 1e-5);
     }
 }
 
@@ -303,7 +300,7 @@ fn morph_weight_channels_drive_morph_state() {
     p.seek(1.3456).unwrap();
     p.update(0.0, &s, &mut pose, Some(&mut morphs)).unwrap();
     let w = morphs.get(0).unwrap().weights();
-    assert!((w[0] - 0.9319887).abs() < 1e-5, "{w:?}");
+    assert_approx!(w[0], 0.9319887, 1e-5, "{w:?}");
 }
 
 #[test]

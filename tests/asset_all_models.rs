@@ -1,8 +1,9 @@
 //! Every reference model imports and plays every clip, densely sampled, without error; the
 //! dynamic skinned bounds contain every skinned vertex of every sampled frame.
 
-mod common;
-use common::{all_models, load};
+mod support;
+use support::assert_approx;
+use support::{all_models, load};
 use throng::anim::{
     apply_morph, skin_positions, skinned_bounds, AnimationPlayer, MorphStateSet, MorphedPrimitive,
     ScenePose, SkinningPaletteSet,
@@ -79,10 +80,10 @@ fn expected_counts_of_awkward_models() {
         .unwrap();
     let mt = face.mtoon.as_ref().unwrap();
     // three-vrm's conversion of this file (ref-expected/Godette_vrm_rest.json).
-    assert!((mt.shading_toony - 0.855).abs() < 1e-4);
-    assert!((mt.shading_shift - 0.305).abs() < 1e-4);
-    assert!((mt.outline_width - 0.0025).abs() < 1e-6);
-    assert!((mt.shade_color.x - 0.6584338).abs() < 1e-3);
+    assert_approx!(mt.shading_toony, 0.855, 1e-4);
+    assert_approx!(mt.shading_shift, 0.305, 1e-4);
+    assert_approx!(mt.outline_width, 0.0025, 1e-6);
+    assert_approx!(mt.shade_color.x, 0.6584338, 1e-3);
     assert!(!godette.textures.is_empty());
 }
 
@@ -100,7 +101,7 @@ fn weights_are_normalised_and_sorted() {
             for p in &m.primitives {
                 for w in &p.weights {
                     let sum = w.x + w.y + w.z + w.w;
-                    assert!((sum - 1.0).abs() < 1e-5, "{name}: weights sum {sum}");
+                    assert_approx!(sum, 1.0, 1e-5, "{name}: weights sum {sum}");
                     assert!(w.x >= w.y && w.y >= w.z && w.z >= w.w);
                 }
             }

@@ -1,11 +1,12 @@
 //! Fixed-seed mutation fuzzing: truncated and byte/digit-mutated copies of real files must
 //! import to Ok or to an error, never panic, and anything that imports must pose and play.
 
-mod common;
-use common::{gltf_builder::skinned_triangle, model_path};
+mod support;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use support::{gltf_builder::skinned_triangle, model_path};
 use throng::anim::{AnimationPlayer, MorphStateSet, ScenePose, SkinningPaletteSet};
-use throng::asset::{inspect::pose_report, load_slice};
+use throng::asset::load_slice;
+use throng::tools::inspect::pose_report;
 
 const FILES: &[&str] = &[
     "SimpleSkin.gltf",

@@ -1,8 +1,9 @@
 //! Import rules and validation errors on small hand-built files.
 
-mod common;
-use common::gltf_builder::{skinned_triangle, Builder};
+mod support;
 use serde_json::json;
+use support::assert_approx;
+use support::gltf_builder::{skinned_triangle, Builder};
 use throng::asset::load_slice;
 
 fn import(bytes: &[u8]) -> Result<throng::asset::SceneAsset, String> {
@@ -215,7 +216,7 @@ fn more_than_four_influences_merge_and_normalise() {
     let sum = 0.4 + 0.35 + 0.3 + 0.1;
     let w = p.weights[0];
     for (k, expect) in [0.4, 0.35, 0.3, 0.1].iter().enumerate() {
-        assert!((w[k] - expect / sum).abs() < 1e-6, "{w:?}");
+        assert_approx!(w[k], expect / sum, 1e-6, "{w:?}");
     }
     // Slot 3 only had the dropped influence: not in the palette.
     assert_eq!(mesh.palette_joints, vec![0, 1, 2, 4]);
@@ -235,14 +236,15 @@ fn sparse_and_normalized_accessors() {
     assert_eq!(p.positions[1].to_array(), [2.0, 3.0, 4.0]);
     assert_eq!(p.positions[2].to_array(), [0.0, 1.0, 0.0]);
     // 51/255 = 0.2, 204/255 = 0.8, sorted descending.
-    assert!((p.weights[1].x - 0.8).abs() < 1e-6 && (p.weights[1].y - 0.2).abs() < 1e-6);
+    assert_approx!(p.weights[1].x, 0.8, 1e-6);
+    assert_approx!(p.weights[1].y, 0.2, 1e-6);
 }
 
 /// The skinned mesh node's own transform is ignored (glTF rule): moving it changes nothing
 /// in world space.
 #[test]
 fn skinned_mesh_node_transform_is_ignored() {
-    use throng::asset::inspect::pose_report;
+    use throng::tools::inspect::pose_report;
     let (b, doc) = skinned_triangle();
     let s1 = import(&b.finish(doc.clone())).unwrap();
     let mut doc2 = doc;
@@ -256,7 +258,7 @@ fn skinned_mesh_node_transform_is_ignored() {
         .iter()
         .zip(&r2.meshes[0].positions_world)
     {
-        assert!((a - c).abs() < 1e-5);
+        assert_approx!(a, c, 1e-5);
     }
 }
 

@@ -1,9 +1,10 @@
 //! VRM 1.0 (`VRMC_vrm`, `VRMC_materials_mtoon`) on a hand-built file; VRM 0.x is covered by
 //! Godette in the reference tests.
 
-mod common;
-use common::gltf_builder::skinned_triangle;
+mod support;
 use serde_json::json;
+use support::assert_approx;
+use support::gltf_builder::skinned_triangle;
 use throng::anim::MorphStateSet;
 use throng::asset::{load_slice, OutlineWidthMode};
 
@@ -42,7 +43,7 @@ fn vrm1_humanoid_expressions_and_mtoon() {
     );
     assert_eq!(m.get(0).unwrap().weights()[0], 0.0);
     m.apply_expression(&s, "blink", 0.7);
-    assert!((m.get(0).unwrap().weights()[0] - 0.7).abs() < 1e-6);
+    assert_approx!(m.get(0).unwrap().weights()[0], 0.7, 1e-6);
 
     doc["extensions"]["VRMC_vrm"]["expressions"]["preset"]["blink"]["morphTargetBinds"][0]
         ["index"] = json!(4);

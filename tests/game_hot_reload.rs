@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use throng::assert_approx;
 use throng::game::{Action, FrameInput, Game, GameOptions};
 use throng::level::{load_level, LevelWatcher};
 
@@ -104,12 +105,12 @@ fn pause_single_step_and_time_scale_drive_the_fixed_step_loop() {
         .map(|_| game.frame(1.0 / 60.0 + 1e-7, &input(vec![])).steps)
         .sum();
     assert_eq!(steps, 60);
-    assert!((game.sim_time() - 1.0).abs() < 1e-3);
+    assert_approx!(game.sim_time(), 1.0, 1e-3);
     game.frame(0.0, &input(vec![Action::TogglePause]));
     let t = game.sim_time();
     assert_eq!(game.frame(1.0, &input(vec![])).steps, 0);
     assert_eq!(game.frame(0.0, &input(vec![Action::SingleStep])).steps, 1);
-    assert!((game.sim_time() - t - 1.0 / 60.0).abs() < 1e-6);
+    assert_approx!(game.sim_time() - t, 1.0 / 60.0, 1e-6);
     game.frame(0.0, &input(vec![Action::TogglePause, Action::SpeedUp]));
     assert_eq!(game.frame(1.0 / 60.0 + 1e-7, &input(vec![])).steps, 2);
     // The crowd override survives reloads; the seed override makes the crowd reproducible.

@@ -2,6 +2,7 @@
 //! interrupt, the performance panel sliding, newcomers popping in one after another.
 
 use glam::{Vec2, Vec3};
+use throng::assert_approx;
 use throng::game::{Action, FrameInput, Game, GameOptions};
 use throng::level::load_level;
 use throng::tween::Easing;
@@ -38,8 +39,8 @@ fn glide_reaches_the_point_of_interest_and_eases() {
         travelled.push(g.camera.orbit.target.distance(start));
     }
     let end = g.camera.orbit.target;
-    assert!(end.distance(Vec3::new(poi.x, 1.0, poi.y)) < 1e-3, "{end}");
-    assert!((g.camera.orbit.distance - 18.0).abs() < 1e-3);
+    assert_approx!(end, Vec3::new(poi.x, 1.0, poi.y), 1e-3, "{end}");
+    assert_approx!(g.camera.orbit.distance, 18.0, 1e-3);
     // Eased: slow start, fast middle, slow end.
     let steps: Vec<f32> = travelled.windows(2).map(|w| w[1] - w[0]).collect();
     let fastest = steps.iter().copied().fold(0.0, f32::max);
@@ -79,8 +80,10 @@ fn touching_the_camera_stops_a_glide_where_it_is() {
     for _ in 0..60 {
         g.frame(1.0 / 60.0, &FrameInput::default());
     }
-    assert!(
-        g.camera.orbit.target.distance(mid) < 0.5,
+    assert_approx!(
+        g.camera.orbit.target,
+        mid,
+        0.5,
         "the glide went on after the drag"
     );
     assert!(g.camera.orbit.target.distance(Vec3::new(60.0, 0.0, 60.0)) > 5.0);

@@ -5,6 +5,7 @@
 //! `rim = (matcap + rimColor · saturate(1 - N·V + lift)^power) · rimTex · mix(1, lighting, mix)`.
 
 use glam::{Vec2, Vec3, Vec4};
+use throng::assert_approx;
 use throng::asset::{AlphaMode, OutlineWidthMode};
 use throng::hero::mtoon::{
     outline_color, outline_offset, shade, MToonParams, MToonTextures, ShadeInput,
@@ -171,10 +172,10 @@ fn outline_colour_and_width() {
     p.outline_width = 0.01;
     // 1 % of a 90° view's height at 10 m: 0.01 · 2 · 10 · tan 45° = 0.2 m; the width texture halves it.
     let fov = std::f32::consts::FRAC_PI_2;
-    assert!((outline_offset(&p, 10.0, fov, 1.0) - 0.2).abs() < 1e-6);
-    assert!((outline_offset(&p, 10.0, fov, 0.5) - 0.1).abs() < 1e-6);
+    assert_approx!(outline_offset(&p, 10.0, fov, 1.0), 0.2, 1e-6);
+    assert_approx!(outline_offset(&p, 10.0, fov, 0.5), 0.1, 1e-6);
     p.outline_mode = OutlineWidthMode::WorldCoordinates;
-    assert!((outline_offset(&p, 10.0, fov, 1.0) - 0.01).abs() < 1e-7);
+    assert_approx!(outline_offset(&p, 10.0, fov, 1.0), 0.01, 1e-7);
     p.outline_mode = OutlineWidthMode::None;
     assert_eq!(outline_offset(&p, 10.0, fov, 1.0), 0.0);
 }

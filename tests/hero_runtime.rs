@@ -3,12 +3,13 @@
 //! rebuilds), blinking and expressions, movement and collisions, the crowd making way, and bad
 //! models that must warn and fall back instead of panicking.
 
-mod common;
+mod support;
 
-use common::gltf_builder::skinned_triangle;
-use common::{load, root};
 use glam::{Vec2, Vec3};
 use serde_json::json;
+use support::assert_approx;
+use support::gltf_builder::skinned_triangle;
+use support::{load, project_root};
 use throng::anim::ScenePose;
 use throng::asset::load_slice;
 use throng::game::{Action, FrameInput, Game, GameOptions};
@@ -17,8 +18,8 @@ use throng::hero::Hero;
 use throng::level::{load_level, Level};
 
 fn lab() -> Level {
-    let path = root().join("tests/fixtures/levels/hero_lab.ron");
-    load_level(&path, &root()).unwrap_or_else(|e| panic!("{e}"))
+    let path = project_root().join("tests/fixtures/levels/hero_lab.ron");
+    load_level(&path, &project_root()).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn godette(level: &Level) -> Hero {
@@ -47,16 +48,8 @@ fn godette_gets_idle_walk_run_and_wave_without_warnings() {
     assert_eq!(h.stats.palettes, 2);
     assert_eq!(h.stats.joint_matrices, 51 + 9);
     // The stride is derived so the clip covers the level's walk speed at rate 1 (1.6 m/s).
-    assert!(
-        (h.walk_ground_speed - 1.6).abs() < 1e-3,
-        "{}",
-        h.walk_ground_speed
-    );
-    assert!(
-        (h.run_ground_speed - 4.5).abs() < 1e-3,
-        "{}",
-        h.run_ground_speed
-    );
+    assert_approx!(h.walk_ground_speed, 1.6, 1e-3, "{}", h.walk_ground_speed);
+    assert_approx!(h.run_ground_speed, 4.5, 1e-3, "{}", h.run_ground_speed);
 }
 
 #[test]
@@ -112,8 +105,10 @@ fn walking_feet_do_not_slide_and_arms_swing_against_the_legs() {
     for (t, l, _) in &planted {
         let slide = Vec2::new(l.x - first.x, l.z - first.z).length();
         assert!(slide < 0.01, "left foot slid {slide} m at t={t}");
-        assert!(
-            (l.y - rest_height).abs() < 0.01,
+        assert_approx!(
+            l.y,
+            rest_height,
+            0.01,
             "left foot at height {} (rest {rest_height})",
             l.y
         );
@@ -205,7 +200,7 @@ fn expressions_drive_the_reference_morph_weights_and_blink_by_itself() {
     h.expressions.set_expression("blink", 1.0);
     h.update(0.0);
     // three-vrm's weights for blink = 1 on this file (ref-expected/Godette_vrm_blink1.json).
-    let reference = common::ref_json("Godette_vrm_blink1.json");
+    let reference = support::ref_json("Godette_vrm_blink1.json");
     for m in reference["meshes"].as_array().unwrap() {
         let node = m["node"].as_u64().unwrap() as usize;
         let want: Vec<f32> = m["morph_weights"]
@@ -219,7 +214,7 @@ fn expressions_drive_the_reference_morph_weights_and_blink_by_itself() {
         }
         let got = h.morphs.get(node).unwrap().weights();
         for (a, b) in got.iter().zip(&want) {
-            assert!((a - b).abs() < 1e-6, "node {node}: {got:?} vs {want:?}");
+            assert_approx!(a, b, 1e-6, "node {node}: {got:?} vs {want:?}");
         }
     }
     // Automatic blinks: within 7 s of 60 Hz frames at least one full closure happens.
@@ -252,10 +247,7 @@ fn presets_ease_in_and_reset_clears_everything() {
     h.expressions.preset("angry");
     h.update(0.1);
     let mid = h.expressions.value("angry").unwrap();
-    assert!(
-        (mid - 0.5).abs() < 1e-5,
-        "half way after half the 0.2 s ease: {mid}"
-    );
+    assert_approx!(mid, 0.5, 1e-5, "half way after half the 0.2 s ease: {mid}");
     h.update(0.2);
     assert_eq!(h.expressions.value("angry"), Some(1.0));
     h.expressions.preset("happy");
@@ -299,13 +291,11 @@ fn walking_into_a_wall_stops_at_it_and_the_clip_follows_the_speed() {
         h.update(1.0 / 60.0);
     }
     assert_eq!(h.mixer.clip(), h.roles.walk, "walking after a second");
-    assert!(
-        (h.controller.speed() - 1.6).abs() < 0.05,
-        "{}",
-        h.controller.speed()
-    );
-    assert!(
-        (h.mixer.rate() - 1.0).abs() < 0.05,
+    assert_approx!(h.controller.speed(), 1.6, 0.05, "{}", h.controller.speed());
+    assert_approx!(
+        h.mixer.rate(),
+        1.0,
+        0.05,
         "clip rate matches the speed: {}",
         h.mixer.rate()
     );
@@ -315,10 +305,7 @@ fn walking_into_a_wall_stops_at_it_and_the_clip_follows_the_speed() {
     }
     // The wall's face is at z = -2.5; the body stops a radius before it.
     let z = h.position().y;
-    assert!(
-        (z - (-2.5 + HERO_RADIUS)).abs() < 0.02,
-        "stopped at z = {z}"
-    );
+    assert_approx!(z, -2.5 + HERO_RADIUS, 0.02, "stopped at z = {z}");
     assert!(h.controller.speed() < 0.05);
     assert_eq!(
         h.mixer.clip(),
@@ -339,8 +326,8 @@ fn walking_into_a_wall_stops_at_it_and_the_clip_follows_the_speed() {
 
 #[test]
 fn the_crowd_makes_way_for_the_hero() {
-    let path = root().join("tests/fixtures/levels/minimal.ron");
-    let level = load_level(&path, &root()).unwrap();
+    let path = project_root().join("tests/fixtures/levels/minimal.ron");
+    let level = load_level(&path, &project_root()).unwrap();
     let mut game = Game::new(level.clone(), GameOptions::default());
     let mut hero = Hero::new(load("Godette_vrm_v4.vrm"), &level.hero, &level);
     // Start inside the spawn zone, where the crowd is.
@@ -411,7 +398,7 @@ fn a_vrm_without_humanoid_or_expressions_warns_and_stands() {
 fn undecodable_texture_and_out_of_range_mtoon_fall_back_with_warnings() {
     let (b, mut doc) = skinned_triangle();
     doc["meshes"][0]["primitives"][0]["material"] = json!(0);
-    doc["images"] = json!([{"uri": format!("data:image/png;base64,{}", common::gltf_builder::base64(b"not a png at all"))}]);
+    doc["images"] = json!([{"uri": format!("data:image/png;base64,{}", support::gltf_builder::base64(b"not a png at all"))}]);
     doc["textures"] = json!([{"source": 0}]);
     doc["materials"] = json!([{"name": "Skin",
         "pbrMetallicRoughness": {"baseColorTexture": {"index": 0}},
@@ -421,7 +408,7 @@ fn undecodable_texture_and_out_of_range_mtoon_fall_back_with_warnings() {
             "parametricRimColorFactor": [2.0, 0.5, 0.5],
             "matcapTexture": {"index": 7}}}}]);
     doc["extensionsUsed"] = json!(["VRMC_materials_mtoon"]);
-    let scene = load_slice("Broken.gltf", &b.finish(doc), Some(&root())).unwrap();
+    let scene = load_slice("Broken.gltf", &b.finish(doc), Some(&project_root())).unwrap();
     assert!(scene.textures[0].fallback);
     assert_eq!((scene.textures[0].width, scene.textures[0].height), (1, 1));
     assert_eq!(scene.textures[0].rgba8, vec![255; 4]);

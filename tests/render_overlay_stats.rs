@@ -6,7 +6,7 @@ mod support;
 
 use serde_json::Value;
 use support::{find_display, project_root, run_for_report, scratch_dir};
-use throng::cast::CrowdCast;
+use throng::crowd_assets::CrowdAssets;
 use throng::game::{Action, FrameInput, Game, GameOptions};
 use throng::level::load_level;
 use throng::view::crowd_pack::{pack_crowd, CrowdFrame, CrowdPackOptions};
@@ -106,7 +106,7 @@ fn the_overlay_shows_the_renderers_counters_and_they_match_the_frame() {
     // 2. The counters agree with the same frame computed here without a window.
     let root = project_root();
     let level = load_level(&root.join("levels/plaza.ron"), &root).expect("plaza");
-    let cast = CrowdCast::load(&level, &root, "levels/plaza.ron").expect("cast");
+    let assets = CrowdAssets::load(&level, &root, "levels/plaza.ron").expect("assets");
     let mut game = Game::new(
         level,
         GameOptions {
@@ -141,7 +141,7 @@ fn the_overlay_shows_the_renderers_counters_and_they_match_the_frame() {
         pack_crowd(
             &opts,
             &game.agents,
-            &cast,
+            &assets,
             |_| 1.0,
             &mut lod_state,
             &mut frame,

@@ -190,12 +190,12 @@ mod tests {
         // 1.25 s at 30 fps: frames at 0, 1/30, ... 37/30 and the end (38 intervals, 39 frames).
         let r = rows(39, 1.25, true);
         assert_eq!(r.frame_position(0.0), 10.0);
-        assert!((r.frame_position(0.5) - 25.0).abs() < 1e-4);
-        assert!((r.frame_position(1.25 + 0.5) - 25.0).abs() < 1e-3);
+        assert_approx!(r.frame_position(0.5), 25.0, 1e-4);
+        assert_approx!(r.frame_position(1.25 + 0.5), 25.0, 1e-3);
         // Over the last, shorter interval (37/30 .. 1.25) the fraction still runs 0..1.
         let last_start = 37.0 / 30.0;
         let mid = (last_start + 1.25) * 0.5;
-        assert!((r.frame_position(mid) - 47.5).abs() < 1e-3);
+        assert_approx!(r.frame_position(mid), 47.5, 1e-3);
         let one_shot = rows(39, 1.25, false);
         let end = one_shot.frame_position(9.0);
         assert!((47.0..48.0).contains(&end), "{end}");

@@ -1,15 +1,15 @@
-//! The skinned crowd's lifetime in a window: the cast loaded from the level (again when its
+//! The skinned crowd's lifetime in a window: the crowd assets loaded from the level (again when its
 //! models change on hot reload), the GPU renderer (again when the uniform cap changes), and the
-//! per-frame lists. When the cast cannot load, the error is kept for the HUD and the caller
+//! per-frame lists. When the crowd assets cannot load, the error is kept for the HUD and the caller
 //! falls back to the stand-in markers.
 
 use std::path::PathBuf;
 
 use macroquad::miniquad::{RenderingBackend, TextureId};
 
-use crate::cast::vat::{CrowdVat, VAT_LODS};
-use crate::cast::CrowdCast;
 use crate::crowd::Crowd;
+use crate::crowd_assets::vat_runtime::{CrowdVat, VAT_LODS};
+use crate::crowd_assets::CrowdAssets;
 use crate::level::{CrowdModel, Level};
 use crate::render::crowd::{CrowdDraw, CrowdGpuInfo, CrowdLayer, CrowdRenderer};
 use crate::render::gl_raw::query_limits;
@@ -22,7 +22,7 @@ pub struct CrowdGfx {
     asset_root: PathBuf,
     label: String,
     loaded_models: Option<Vec<CrowdModel>>,
-    cast: Option<CrowdCast>,
+    assets: Option<CrowdAssets>,
     renderer: Option<CrowdRenderer>,
     built_cap: Option<Option<u32>>,
     frame: CrowdFrame,
@@ -45,7 +45,7 @@ impl CrowdGfx {
             asset_root,
             label,
             loaded_models: None,
-            cast: None,
+            assets: None,
             renderer: None,
             built_cap: None,
             frame: CrowdFrame::default(),
@@ -59,8 +59,8 @@ impl CrowdGfx {
         }
     }
 
-    /// Loads what changed: the cast when the level's models differ from the loaded ones, the
-    /// variant tables always, the renderer when the cast or the uniform cap changed, the
+    /// Loads what changed: the crowd assets when the level's models differ from the loaded ones, the
+    /// variant tables always, the renderer when the crowd assets or the uniform cap changed, the
     /// vertex animation texture when `vat` asks for it and it is not there.
     pub fn sync(
         &mut self,
@@ -76,33 +76,33 @@ impl CrowdGfx {
                 r.delete(ctx);
             }
             self.lod_state.clear();
-            match CrowdCast::load(level, &self.asset_root, &self.label) {
-                Ok(cast) => {
-                    for w in &cast.warnings {
+            match CrowdAssets::load(level, &self.asset_root, &self.label) {
+                Ok(assets) => {
+                    for w in &assets.warnings {
                         eprintln!("throng: {w}");
                     }
-                    self.warnings = cast.warnings.clone();
-                    self.cast = Some(cast);
+                    self.warnings = assets.warnings.clone();
+                    self.assets = Some(assets);
                     self.error = None;
                 }
                 Err(e) => {
                     eprintln!("throng: {e} (stand-in figures are drawn instead)");
-                    self.cast = None;
+                    self.assets = None;
                     self.error = Some(e.to_string());
                 }
             }
         }
-        let Some(cast) = &mut self.cast else {
+        let Some(assets) = &mut self.assets else {
             return;
         };
-        cast.refresh_variants(level);
+        assets.refresh_variants(level);
         if self.renderer.is_none() || self.built_cap != Some(cap) {
             if let Some(r) = self.renderer.take() {
                 r.delete(ctx);
             }
             self.built_cap = Some(cap);
             self.vat_tried = false;
-            match CrowdRenderer::new(ctx, cast, query_limits(), cap, shadow_map) {
+            match CrowdRenderer::new(ctx, assets, query_limits(), cap, shadow_map) {
                 Ok(r) => self.renderer = Some(r),
                 Err(e) => {
                     eprintln!("throng: crowd renderer: {e} (stand-in figures are drawn instead)");
@@ -114,10 +114,10 @@ impl CrowdGfx {
     }
 
     /// Switches mid and far figures between the vertex animation texture and the matrix
-    /// texture. The VAT is baked on first use for this cast and renderer (it is ~50 MB, so it
+    /// texture. The VAT is baked on first use for these crowd assets and renderer (it is ~50 MB, so it
     /// is not made unless asked for).
     pub fn set_vat(&mut self, ctx: &mut dyn RenderingBackend, on: bool) {
-        let (Some(cast), Some(renderer)) = (&self.cast, &mut self.renderer) else {
+        let (Some(assets), Some(renderer)) = (&self.assets, &mut self.renderer) else {
             return;
         };
         if !on {
@@ -133,7 +133,7 @@ impl CrowdGfx {
         }
         self.vat_tried = true;
         let started = std::time::Instant::now();
-        let baked = CrowdVat::bake(cast, VAT_LODS, query_limits().max_texture_size);
+        let baked = CrowdVat::bake(assets, VAT_LODS, query_limits().max_texture_size);
         let bake_ms = started.elapsed().as_secs_f64() * 1000.0;
         let result = baked.and_then(|v| {
             renderer.set_vat(ctx, Some(&v))?;
@@ -157,7 +157,7 @@ impl CrowdGfx {
 
     /// True when the skinned crowd is ready to draw this frame.
     pub fn active(&self) -> bool {
-        self.cast.is_some() && self.renderer.is_some()
+        self.assets.is_some() && self.renderer.is_some()
     }
 
     pub fn vat_active(&self) -> bool {
@@ -170,8 +170,8 @@ impl CrowdGfx {
         self.renderer.as_ref().map(|r| r.info)
     }
 
-    pub fn cast(&self) -> Option<&CrowdCast> {
-        self.cast.as_ref()
+    pub fn assets(&self) -> Option<&CrowdAssets> {
+        self.assets.as_ref()
     }
 
     /// Culls, buckets and packs (or, for the naive path, samples a palette per person).
@@ -183,11 +183,11 @@ impl CrowdGfx {
         appear: impl Fn(usize) -> f32,
     ) -> CrowdCounts {
         self.naive_now = naive;
-        let Some(cast) = &mut self.cast else {
+        let Some(assets) = &mut self.assets else {
             return CrowdCounts::default();
         };
         if naive {
-            pack_naive(crowd, cast, appear, opts.lod_colors, &mut self.naive);
+            pack_naive(crowd, assets, appear, opts.lod_colors, &mut self.naive);
             let n = crowd.pos.len() as u32;
             CrowdCounts {
                 visible: n,
@@ -198,7 +198,7 @@ impl CrowdGfx {
             pack_crowd(
                 opts,
                 crowd,
-                cast,
+                assets,
                 appear,
                 &mut self.lod_state,
                 &mut self.frame,

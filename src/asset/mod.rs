@@ -7,7 +7,6 @@
 pub mod error;
 pub mod gltf_read;
 pub mod import;
-pub mod inspect;
 pub mod material;
 pub mod types;
 pub mod vrm;

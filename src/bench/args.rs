@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::cli::{parse_size, WindowSize, MAX_CROWD};
+use crate::arg_values::{parse_size, WindowSize, MAX_CROWD};
 
 /// What a benchmark run compares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -92,7 +92,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Size crowd batches as if the GPU allowed only this many vertex uniform vectors.
-    #[arg(long, value_parser = crate::cli::parse_uniform_vectors)]
+    #[arg(long, value_parser = crate::arg_values::parse_uniform_vectors)]
     pub max_uniform_vectors: Option<u32>,
 }
 

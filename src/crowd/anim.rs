@@ -1,29 +1,6 @@
 //! Animation state per agent as plain data for the renderer: two clips, their times and a blend.
 
-/// The kinds of clip a crowd character plays; the renderer maps them to the model's clips.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum ClipKind {
-    #[default]
-    Idle,
-    Walk,
-    Run,
-    Wave,
-    Sit,
-    Talk,
-    LookAround,
-}
-
-impl ClipKind {
-    pub const ALL: [ClipKind; 7] = [
-        ClipKind::Idle,
-        ClipKind::Walk,
-        ClipKind::Run,
-        ClipKind::Wave,
-        ClipKind::Sit,
-        ClipKind::Talk,
-        ClipKind::LookAround,
-    ];
-}
+pub use crate::clip_kind::ClipKind;
 
 /// Ground speed (m/s) at which the walk and run clips play at rate 1: playback scales with the
 /// agent's real speed so feet do not slide.

@@ -7,7 +7,7 @@ use std::collections::BinaryHeap;
 
 use glam::Vec2;
 
-use crate::level::validate::segment_hits_obstacle;
+use crate::footprint::segment_hits_obstacle;
 use crate::level::{Level, Shape};
 
 pub struct NavGrid {

@@ -154,7 +154,7 @@ mod tests {
         let mut c = FixedStepClock::new(60.0);
         let a = c.advance(1.0 / 240.0);
         assert_eq!(a.steps, 0);
-        assert!((a.alpha - 0.25).abs() < 1e-4);
+        assert_approx!(a.alpha, 0.25, 1e-4);
         let steps: u32 = (0..3).map(|_| c.advance(1.0 / 240.0).steps).sum();
         assert_eq!(steps, 1);
     }

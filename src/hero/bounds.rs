@@ -82,9 +82,13 @@ mod tests {
         let (c, r) = fit_shadow_focus(Vec3::ZERO, 10.0, &[b]);
         let br = 2f32.sqrt() * 0.5 + 1.5;
         // Holds the old disc and the caster's disc, no more.
-        assert!((r - (10.0 + br + 10.0) * 0.5).abs() < 1e-4, "{r}");
-        assert!((Vec2::new(c.x, c.z).distance(Vec2::ZERO) + 10.0 - r).abs() < 1e-4);
-        assert!((Vec2::new(c.x, c.z).distance(Vec2::new(10.0, 0.0)) + br - r).abs() < 1e-4);
+        assert_approx!(r, (10.0 + br + 10.0) * 0.5, 1e-4, "{r}");
+        assert_approx!(Vec2::new(c.x, c.z).distance(Vec2::ZERO) + 10.0, r, 1e-4);
+        assert_approx!(
+            Vec2::new(c.x, c.z).distance(Vec2::new(10.0, 0.0)) + br,
+            r,
+            1e-4
+        );
         // Inside: nothing changes. Far away: ignored.
         let inside = aabb(Vec3::new(1.0, 0.0, 1.0), Vec3::new(2.0, 1.0, 2.0));
         assert_eq!(

@@ -159,13 +159,21 @@ mod tests {
     fn forward_is_where_the_camera_looks() {
         // Yaw 0 looks along -Z: W walks to -Z, D to +X.
         let f = camera_relative(Vec2::new(0.0, 1.0), 0.0);
-        assert!((f - Vec2::new(0.0, -1.0)).length() < 1e-6);
+        assert_approx!(f, Vec2::new(0.0, -1.0), 1e-6);
         let r = camera_relative(Vec2::new(1.0, 0.0), 0.0);
-        assert!((r - Vec2::new(1.0, 0.0)).length() < 1e-6);
+        assert_approx!(r, Vec2::new(1.0, 0.0), 1e-6);
         // Diagonal input is not faster than straight input.
-        assert!((camera_relative(Vec2::new(1.0, 1.0), 0.7).length() - 1.0).abs() < 1e-6);
+        assert_approx!(
+            camera_relative(Vec2::new(1.0, 1.0), 0.7).length(),
+            1.0,
+            1e-6
+        );
         // Heading of a -Z direction is 0; of +X it is -90°.
-        assert!(heading_of(Vec2::new(0.0, -1.0)).abs() < 1e-6);
-        assert!((heading_of(Vec2::new(1.0, 0.0)) + std::f32::consts::FRAC_PI_2).abs() < 1e-6);
+        assert_approx!(heading_of(Vec2::new(0.0, -1.0)), 0.0, 1e-6);
+        assert_approx!(
+            heading_of(Vec2::new(1.0, 0.0)),
+            -std::f32::consts::FRAC_PI_2,
+            1e-6
+        );
     }
 }

@@ -338,7 +338,7 @@ mod tests {
             );
         }
         let each = closed_time / n;
-        assert!((each - (BLINK_CLOSE + BLINK_OPEN)).abs() < 0.01, "{each}");
+        assert_approx!(each, BLINK_CLOSE + BLINK_OPEN, 0.01, "{each}");
     }
 
     #[test]

@@ -497,8 +497,10 @@ mod tests {
                 u += 0.05;
             }
             for s in &speeds {
-                assert!(
-                    (s - g.ground_speed(0.43)).abs() < 1e-2,
+                assert_approx!(
+                    *s,
+                    g.ground_speed(0.43),
+                    1e-2,
                     "{s} vs {}",
                     g.ground_speed(0.43)
                 );
@@ -510,11 +512,11 @@ mod tests {
     fn gait_matches_requested_speed_within_limits() {
         // Human-sized leg at a stroll: no clamping, the cycle is the reference one.
         let (c, s) = Gait::for_speed(1.3, 0.9, 0.5, 1.1, 40f32.to_radians());
-        assert!((c - 1.1).abs() < 1e-6);
-        assert!((2.0 * 0.9 * s / (0.5 * c) - 1.3).abs() < 1e-5);
+        assert_approx!(c, 1.1, 1e-6);
+        assert_approx!(2.0 * 0.9 * s / (0.5 * c), 1.3, 1e-5);
         // A short leg at a fast walk: the stride clamps at 40°, the cycle shortens to keep speed.
         let (c, s) = Gait::for_speed(1.6, 0.43, 0.5, 1.1, 40f32.to_radians());
-        assert!((s - 40f32.to_radians().sin()).abs() < 1e-6);
-        assert!((2.0 * 0.43 * s / (0.5 * c) - 1.6).abs() < 1e-4);
+        assert_approx!(s, 40f32.to_radians().sin(), 1e-6);
+        assert_approx!(2.0 * 0.43 * s / (0.5 * c), 1.6, 1e-4);
     }
 }

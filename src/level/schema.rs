@@ -6,6 +6,8 @@
 use glam::{Vec2, Vec3};
 use serde::Deserialize;
 
+pub use crate::footprint::{box_to_world, world_to_box, Shape};
+
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Level {
@@ -94,101 +96,6 @@ impl ObstacleKind {
         ObstacleKind::Building,
         ObstacleKind::Wall,
     ];
-}
-
-/// The footprint of an obstacle on the ground.
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
-pub enum Shape {
-    Circle {
-        center: Vec2,
-        radius: f32,
-    },
-    /// An oriented box: `half_extents` along its own axes, turned by `angle_deg` about +Y
-    /// (counter-clockwise seen from above).
-    Box {
-        center: Vec2,
-        half_extents: Vec2,
-        #[serde(default)]
-        angle_deg: f32,
-    },
-}
-
-/// A box's own axes turned into the plaza's (x, z): the same turn as a rotation of `angle_deg`
-/// about +Y (glam's `Quat::from_rotation_y`), counter-clockwise seen from above.
-pub fn box_to_world(angle_deg: f32, local: Vec2) -> Vec2 {
-    Vec2::from_angle(-angle_deg.to_radians()).rotate(local)
-}
-
-/// The inverse of [`box_to_world`].
-pub fn world_to_box(angle_deg: f32, world: Vec2) -> Vec2 {
-    Vec2::from_angle(angle_deg.to_radians()).rotate(world)
-}
-
-impl Shape {
-    pub fn center(&self) -> Vec2 {
-        match *self {
-            Shape::Circle { center, .. } | Shape::Box { center, .. } => center,
-        }
-    }
-
-    /// Signed distance from `p` to the footprint's edge (negative inside) and the outward normal.
-    pub fn signed_distance(&self, p: Vec2) -> (f32, Vec2) {
-        match *self {
-            Shape::Circle { center, radius } => {
-                let d = p - center;
-                let len = d.length();
-                let n = if len > 1e-6 { d / len } else { Vec2::X };
-                (len - radius, n)
-            }
-            Shape::Box {
-                center,
-                half_extents,
-                angle_deg,
-            } => {
-                let local = world_to_box(angle_deg, p - center);
-                let q = local.abs() - half_extents;
-                let (dist, n_local) = if q.x > 0.0 || q.y > 0.0 {
-                    let outside = q.max(Vec2::ZERO);
-                    let len = outside.length();
-                    (len, (outside * local.signum()) / len.max(1e-6))
-                } else if q.x > q.y {
-                    // Inside: the nearest face is the one with the least penetration.
-                    (q.x, Vec2::new(local.x.signum(), 0.0))
-                } else {
-                    (q.y, Vec2::new(0.0, local.y.signum()))
-                };
-                (dist, box_to_world(angle_deg, n_local))
-            }
-        }
-    }
-
-    /// Radius of the circle that encloses the footprint.
-    pub fn bounding_radius(&self) -> f32 {
-        match *self {
-            Shape::Circle { radius, .. } => radius,
-            Shape::Box { half_extents, .. } => half_extents.length(),
-        }
-    }
-
-    /// The footprint's corners (box) or an axis-aligned square around it (circle), for bounds checks.
-    pub fn extreme_points(&self) -> Vec<Vec2> {
-        match *self {
-            Shape::Circle { center, radius } => vec![
-                center + Vec2::new(radius, 0.0),
-                center - Vec2::new(radius, 0.0),
-                center + Vec2::new(0.0, radius),
-                center - Vec2::new(0.0, radius),
-            ],
-            Shape::Box {
-                center,
-                half_extents,
-                angle_deg,
-            } => [(1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)]
-                .iter()
-                .map(|&(sx, sy)| center + box_to_world(angle_deg, half_extents * Vec2::new(sx, sy)))
-                .collect(),
-        }
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]

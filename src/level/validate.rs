@@ -8,6 +8,9 @@ use std::path::Path;
 use glam::{Vec2, Vec3};
 
 use super::schema::*;
+use crate::clip_kind::ClipKind;
+// Re-exported: these lived here before `footprint` took the obstacle geometry.
+pub use crate::footprint::{obstacle_contains, segment_hits_obstacle};
 
 /// The most agents a level may ask for.
 pub const MAX_CROWD: u32 = 1_000_000;
@@ -196,59 +199,6 @@ impl Checker<'_> {
     }
 }
 
-/// True when `p` lies strictly inside the obstacle's footprint.
-pub fn obstacle_contains(shape: &Shape, p: Vec2) -> bool {
-    shape.signed_distance(p).0 < 0.0
-}
-
-/// True when the segment a-b passes through the obstacle's footprint.
-pub fn segment_hits_obstacle(shape: &Shape, a: Vec2, b: Vec2) -> bool {
-    match *shape {
-        Shape::Circle { center, radius } => {
-            let ab = b - a;
-            let t = if ab.length_squared() > 0.0 {
-                ((center - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            (a + ab * t).distance_squared(center) < radius * radius
-        }
-        Shape::Box {
-            center,
-            half_extents,
-            angle_deg,
-        } => {
-            // Liang-Barsky clip of the segment against the box in the box's own frame.
-            let (la, lb) = (
-                world_to_box(angle_deg, a - center),
-                world_to_box(angle_deg, b - center),
-            );
-            let d = lb - la;
-            let (mut t0, mut t1) = (0.0f32, 1.0f32);
-            for (p, q) in [
-                (-d.x, la.x + half_extents.x),
-                (d.x, half_extents.x - la.x),
-                (-d.y, la.y + half_extents.y),
-                (d.y, half_extents.y - la.y),
-            ] {
-                if p == 0.0 {
-                    if q <= 0.0 {
-                        return false;
-                    }
-                } else {
-                    let r = q / p;
-                    if p < 0.0 {
-                        t0 = t0.max(r);
-                    } else {
-                        t1 = t1.min(r);
-                    }
-                }
-            }
-            t0 < t1
-        }
-    }
-}
-
 fn blocking_obstacle(level: &Level, p: Vec2) -> Option<&Obstacle> {
     level
         .obstacles
@@ -273,458 +223,443 @@ pub fn free_area(level: &Level) -> f32 {
     size.x * size.y * free as f32 / (n * n) as f32
 }
 
-pub fn validate(level: &Level, asset_root: &Path) -> Result<(), Finding> {
-    let mut c = Checker {
-        asset_root,
-        found: None,
-    };
-    if level.name.trim().is_empty() {
-        c.fail("name", "a level name is required");
-    }
-    let b = &level.bounds;
-    if c.finite2("bounds.min", b.min)
-        && c.finite2("bounds.max", b.max)
-        && (b.min.x >= b.max.x || b.min.y >= b.max.y)
-    {
-        c.fail(
-            "bounds",
-            format!(
-                "min {} must be below max {} in both x and z",
-                fmt2(b.min),
-                fmt2(b.max)
-            ),
-        );
-    }
-    c.positive("ground.tile_size", level.ground.tile_size);
-    c.colour("ground.color_a", level.ground.color_a);
-    c.colour("ground.color_b", level.ground.color_b);
-
-    c.unique("obstacles", level.obstacles.iter().map(|o| o.name.as_str()));
-    for (i, o) in level.obstacles.iter().enumerate() {
-        let f = format!("obstacles[{i}]");
-        c.at_least(&format!("{f}.height"), o.height, 0.0);
-        match o.shape {
-            Shape::Circle { center, radius } => {
-                c.finite2(&format!("{f}.shape.center"), center);
-                c.positive(&format!("{f}.shape.radius"), radius);
-            }
-            Shape::Box {
-                center,
-                half_extents,
-                angle_deg,
-            } => {
-                c.finite2(&format!("{f}.shape.center"), center);
-                c.positive(&format!("{f}.shape.half_extents"), half_extents.x);
-                c.positive(&format!("{f}.shape.half_extents"), half_extents.y);
-                c.finite(&format!("{f}.shape.angle_deg"), angle_deg);
-            }
+/// The checks by section, in the order the level file lists them; the first finding wins.
+impl Checker<'_> {
+    /// The level as a whole: its name, the plaza bounds, the ground pattern.
+    fn level_basics(&mut self, level: &Level) {
+        if level.name.trim().is_empty() {
+            self.fail("name", "a level name is required");
         }
-        if c.found.is_none() {
-            for p in o.shape.extreme_points() {
-                if !b.contains(p) {
-                    c.fail(
-                        format!("{f}.shape"),
-                        format!(
-                            "`{}` reaches {} outside the plaza bounds {} to {}",
-                            o.name,
-                            fmt2(p),
-                            fmt2(b.min),
-                            fmt2(b.max)
-                        ),
-                    );
-                    break;
+        let b = &level.bounds;
+        if self.finite2("bounds.min", b.min)
+            && self.finite2("bounds.max", b.max)
+            && (b.min.x >= b.max.x || b.min.y >= b.max.y)
+        {
+            self.fail(
+                "bounds",
+                format!(
+                    "min {} must be below max {} in both x and z",
+                    fmt2(b.min),
+                    fmt2(b.max)
+                ),
+            );
+        }
+        self.positive("ground.tile_size", level.ground.tile_size);
+        self.colour("ground.color_a", level.ground.color_a);
+        self.colour("ground.color_b", level.ground.color_b);
+    }
+
+    /// Obstacles: unique names, sane shapes, each inside the bounds.
+    fn obstacles(&mut self, level: &Level) {
+        let b = &level.bounds;
+        self.unique("obstacles", level.obstacles.iter().map(|o| o.name.as_str()));
+        for (i, o) in level.obstacles.iter().enumerate() {
+            let f = format!("obstacles[{i}]");
+            self.at_least(&format!("{f}.height"), o.height, 0.0);
+            match o.shape {
+                Shape::Circle { center, radius } => {
+                    self.finite2(&format!("{f}.shape.center"), center);
+                    self.positive(&format!("{f}.shape.radius"), radius);
+                }
+                Shape::Box {
+                    center,
+                    half_extents,
+                    angle_deg,
+                } => {
+                    self.finite2(&format!("{f}.shape.center"), center);
+                    self.positive(&format!("{f}.shape.half_extents"), half_extents.x);
+                    self.positive(&format!("{f}.shape.half_extents"), half_extents.y);
+                    self.finite(&format!("{f}.shape.angle_deg"), angle_deg);
+                }
+            }
+            if self.found.is_none() {
+                for p in o.shape.extreme_points() {
+                    if !b.contains(p) {
+                        self.fail(
+                            format!("{f}.shape"),
+                            format!(
+                                "`{}` reaches {} outside the plaza bounds {} to {}",
+                                o.name,
+                                fmt2(p),
+                                fmt2(b.min),
+                                fmt2(b.max)
+                            ),
+                        );
+                        break;
+                    }
                 }
             }
         }
     }
 
-    c.unique(
-        "points_of_interest",
-        level.points_of_interest.iter().map(|p| p.name.as_str()),
-    );
-    for (i, poi) in level.points_of_interest.iter().enumerate() {
-        let f = format!("points_of_interest[{i}]");
-        if c.finite2(&format!("{f}.position"), poi.position) {
-            c.inside_bounds(&format!("{f}.position"), poi.position, b);
-            if let Some(o) = blocking_obstacle(level, poi.position) {
-                c.fail(
-                    format!("{f}.position"),
-                    format!(
-                        "{} is inside obstacle `{}`: agents could never reach it",
-                        fmt2(poi.position),
-                        o.name
-                    ),
-                );
+    /// Points of interest: inside the bounds and reachable, with room for someone.
+    fn points_of_interest(&mut self, level: &Level) {
+        let b = &level.bounds;
+        self.unique(
+            "points_of_interest",
+            level.points_of_interest.iter().map(|p| p.name.as_str()),
+        );
+        for (i, poi) in level.points_of_interest.iter().enumerate() {
+            let f = format!("points_of_interest[{i}]");
+            if self.finite2(&format!("{f}.position"), poi.position) {
+                self.inside_bounds(&format!("{f}.position"), poi.position, b);
+                if let Some(o) = blocking_obstacle(level, poi.position) {
+                    self.fail(
+                        format!("{f}.position"),
+                        format!(
+                            "{} is inside obstacle `{}`: agents could never reach it",
+                            fmt2(poi.position),
+                            o.name
+                        ),
+                    );
+                }
             }
-        }
-        c.positive(&format!("{f}.radius"), poi.radius);
-        c.at_least(&format!("{f}.weight"), poi.weight, 0.0);
-        if poi.capacity == 0 {
-            c.fail(
-                format!("{f}.capacity"),
-                "0 would admit nobody; allowed: 1 or more",
-            );
-        }
-    }
-
-    c.unique("paths", level.paths.iter().map(|p| p.name.as_str()));
-    for (i, path) in level.paths.iter().enumerate() {
-        let f = format!("paths[{i}]");
-        if path.points.len() < 2 {
-            c.fail(
-                format!("{f}.points"),
-                format!(
-                    "`{}` has {} point(s); a path needs at least 2",
-                    path.name,
-                    path.points.len()
-                ),
-            );
-            continue;
-        }
-        for (k, p) in path.points.iter().enumerate() {
-            let pf = format!("{f}.points[{k}]");
-            if c.finite2(&pf, *p) {
-                c.inside_bounds(&pf, *p, b);
-            }
-        }
-        let mut segments: Vec<(usize, Vec2, Vec2)> = path
-            .points
-            .windows(2)
-            .enumerate()
-            .map(|(k, w)| (k + 1, w[0], w[1]))
-            .collect();
-        if path.looped && path.points.len() > 2 {
-            if let (Some(first), Some(last)) = (path.points.first(), path.points.last()) {
-                segments.push((0, *last, *first));
-            }
-        }
-        for (k, a, bp) in segments {
-            if a.distance(bp) < 1e-3 {
-                c.fail(
-                    format!("{f}.points[{k}]"),
-                    format!(
-                        "{} repeats the previous point; a path segment needs length",
-                        fmt2(bp)
-                    ),
-                );
-            } else if let Some(o) = level
-                .obstacles
-                .iter()
-                .find(|o| segment_hits_obstacle(&o.shape, a, bp))
-            {
-                c.fail(
-                    format!("{f}.points[{k}]"),
-                    format!(
-                        "the segment {} to {} passes through obstacle `{}`",
-                        fmt2(a),
-                        fmt2(bp),
-                        o.name
-                    ),
+            self.positive(&format!("{f}.radius"), poi.radius);
+            self.at_least(&format!("{f}.weight"), poi.weight, 0.0);
+            if poi.capacity == 0 {
+                self.fail(
+                    format!("{f}.capacity"),
+                    "0 would admit nobody; allowed: 1 or more",
                 );
             }
         }
     }
 
-    c.unique(
-        "spawn_zones",
-        level.spawn_zones.iter().map(|z| z.name.as_str()),
-    );
-    if level.spawn_zones.is_empty() {
-        c.fail("spawn_zones", "at least one spawn zone is required");
-    }
-    for (i, z) in level.spawn_zones.iter().enumerate() {
-        let f = format!("spawn_zones[{i}]");
-        if !(c.finite2(&format!("{f}.center"), z.center)
-            && c.finite2(&format!("{f}.half_extents"), z.half_extents))
-        {
-            continue;
-        }
-        if z.half_extents.x <= 0.0 || z.half_extents.y <= 0.0 {
-            c.fail(
-                format!("{f}.half_extents"),
-                format!("{} has no area; both must be above 0", fmt2(z.half_extents)),
-            );
-            continue;
-        }
-        for corner in [z.center - z.half_extents, z.center + z.half_extents] {
-            c.inside_bounds(&format!("{f}.center"), corner, b);
-        }
-        c.at_least(&format!("{f}.weight"), z.weight, 0.0);
-        let free = (0..8).any(|a| {
-            (0..8).any(|bb| {
-                let t = Vec2::new(a as f32 + 0.5, bb as f32 + 0.5) / 8.0 * 2.0 - Vec2::ONE;
-                blocking_obstacle(level, z.center + t * z.half_extents).is_none()
-            })
-        });
-        if !free {
-            c.fail(
-                format!("{f}.center"),
-                format!(
-                    "`{}` is covered by obstacles: nobody can spawn there",
-                    z.name
-                ),
-            );
-        }
-        if let Some(p) = &z.path {
-            if !level.paths.iter().any(|x| &x.name == p) {
-                let names: Vec<&str> = level.paths.iter().map(|x| x.name.as_str()).collect();
-                c.fail(
-                    format!("{f}.path"),
-                    format!("no path named `{p}`; paths: {}", names.join(", ")),
+    /// Paths: at least two points inside the bounds, segments with length that pass no obstacle.
+    fn paths(&mut self, level: &Level) {
+        let b = &level.bounds;
+        self.unique("paths", level.paths.iter().map(|p| p.name.as_str()));
+        for (i, path) in level.paths.iter().enumerate() {
+            let f = format!("paths[{i}]");
+            if path.points.len() < 2 {
+                self.fail(
+                    format!("{f}.points"),
+                    format!(
+                        "`{}` has {} point(s); a path needs at least 2",
+                        path.name,
+                        path.points.len()
+                    ),
                 );
+                continue;
+            }
+            for (k, p) in path.points.iter().enumerate() {
+                let pf = format!("{f}.points[{k}]");
+                if self.finite2(&pf, *p) {
+                    self.inside_bounds(&pf, *p, b);
+                }
+            }
+            let mut segments: Vec<(usize, Vec2, Vec2)> = path
+                .points
+                .windows(2)
+                .enumerate()
+                .map(|(k, w)| (k + 1, w[0], w[1]))
+                .collect();
+            if path.looped && path.points.len() > 2 {
+                if let (Some(first), Some(last)) = (path.points.first(), path.points.last()) {
+                    segments.push((0, *last, *first));
+                }
+            }
+            for (k, a, bp) in segments {
+                if a.distance(bp) < 1e-3 {
+                    self.fail(
+                        format!("{f}.points[{k}]"),
+                        format!(
+                            "{} repeats the previous point; a path segment needs length",
+                            fmt2(bp)
+                        ),
+                    );
+                } else if let Some(o) = level
+                    .obstacles
+                    .iter()
+                    .find(|o| segment_hits_obstacle(&o.shape, a, bp))
+                {
+                    self.fail(
+                        format!("{f}.points[{k}]"),
+                        format!(
+                            "the segment {} to {} passes through obstacle `{}`",
+                            fmt2(a),
+                            fmt2(bp),
+                            o.name
+                        ),
+                    );
+                }
             }
         }
     }
-    if level.spawn_zones.iter().all(|z| z.weight <= 0.0) && !level.spawn_zones.is_empty() {
-        c.fail(
+
+    /// Spawn zones: areas inside the bounds not covered by obstacles, paths that exist, some weight.
+    fn spawn_zones(&mut self, level: &Level) {
+        let b = &level.bounds;
+        self.unique(
             "spawn_zones",
-            "every zone has weight 0; at least one must be above 0",
+            level.spawn_zones.iter().map(|z| z.name.as_str()),
         );
-    }
-
-    let cr = &level.crowd;
-    if cr.count > MAX_CROWD {
-        c.fail(
-            "crowd.count",
-            format!("{} is above the maximum {MAX_CROWD}", cr.count),
-        );
-    }
-    if cr.models.is_empty() {
-        c.fail("crowd.models", "at least one crowd model is required");
-    }
-    c.unique("crowd.models", cr.models.iter().map(|m| m.name.as_str()));
-    for (i, m) in cr.models.iter().enumerate() {
-        c.model_file(&format!("crowd.models[{i}].path"), &m.path);
-        c.in_range(&format!("crowd.models[{i}].height"), m.height, 0.1, 20.0);
-        for key in m.clips.keys() {
-            if !crate::crowd::anim::ClipKind::ALL
-                .iter()
-                .any(|&k| crate::cast::clips::kind_key(k) == key)
+        if level.spawn_zones.is_empty() {
+            self.fail("spawn_zones", "at least one spawn zone is required");
+        }
+        for (i, z) in level.spawn_zones.iter().enumerate() {
+            let f = format!("spawn_zones[{i}]");
+            if !(self.finite2(&format!("{f}.center"), z.center)
+                && self.finite2(&format!("{f}.half_extents"), z.half_extents))
             {
-                c.fail(
-                    format!("crowd.models[{i}].clips"),
+                continue;
+            }
+            if z.half_extents.x <= 0.0 || z.half_extents.y <= 0.0 {
+                self.fail(
+                    format!("{f}.half_extents"),
+                    format!("{} has no area; both must be above 0", fmt2(z.half_extents)),
+                );
+                continue;
+            }
+            for corner in [z.center - z.half_extents, z.center + z.half_extents] {
+                self.inside_bounds(&format!("{f}.center"), corner, b);
+            }
+            self.at_least(&format!("{f}.weight"), z.weight, 0.0);
+            let free = (0..8).any(|a| {
+                (0..8).any(|bb| {
+                    let t = Vec2::new(a as f32 + 0.5, bb as f32 + 0.5) / 8.0 * 2.0 - Vec2::ONE;
+                    blocking_obstacle(level, z.center + t * z.half_extents).is_none()
+                })
+            });
+            if !free {
+                self.fail(
+                    format!("{f}.center"),
                     format!(
-                        "`{key}` is not an activity; allowed: idle, walk, run, wave, sit, talk, look_around"
+                        "`{}` is covered by obstacles: nobody can spawn there",
+                        z.name
                     ),
                 );
             }
+            if let Some(p) = &z.path {
+                if !level.paths.iter().any(|x| &x.name == p) {
+                    let names: Vec<&str> = level.paths.iter().map(|x| x.name.as_str()).collect();
+                    self.fail(
+                        format!("{f}.path"),
+                        format!("no path named `{p}`; paths: {}", names.join(", ")),
+                    );
+                }
+            }
         }
-        c.attachments(i, m);
-    }
-    if cr.variant_groups.is_empty() {
-        c.fail(
-            "crowd.variant_groups",
-            "at least one variant group is required",
-        );
-    }
-    for (i, g) in cr.variant_groups.iter().enumerate() {
-        let f = format!("crowd.variant_groups[{i}]");
-        c.at_least(&format!("{f}.weight"), g.weight, 0.0);
-        if g.models.is_empty() {
-            c.fail(
-                format!("{f}.models"),
-                "a group needs at least one model name",
+        if level.spawn_zones.iter().all(|z| z.weight <= 0.0) && !level.spawn_zones.is_empty() {
+            self.fail(
+                "spawn_zones",
+                "every zone has weight 0; at least one must be above 0",
             );
         }
-        for (k, name) in g.models.iter().enumerate() {
-            if !cr.models.iter().any(|m| &m.name == name) {
-                let names: Vec<&str> = cr.models.iter().map(|m| m.name.as_str()).collect();
-                c.fail(
-                    format!("{f}.models[{k}]"),
+    }
+
+    /// The crowd's size limit, its models (files, heights, clip keys, attachments) and variant groups.
+    fn crowd_models(&mut self, level: &Level) {
+        let cr = &level.crowd;
+        if cr.count > MAX_CROWD {
+            self.fail(
+                "crowd.count",
+                format!("{} is above the maximum {MAX_CROWD}", cr.count),
+            );
+        }
+        if cr.models.is_empty() {
+            self.fail("crowd.models", "at least one crowd model is required");
+        }
+        self.unique("crowd.models", cr.models.iter().map(|m| m.name.as_str()));
+        for (i, m) in cr.models.iter().enumerate() {
+            self.model_file(&format!("crowd.models[{i}].path"), &m.path);
+            self.in_range(&format!("crowd.models[{i}].height"), m.height, 0.1, 20.0);
+            for key in m.clips.keys() {
+                if !ClipKind::ALL.iter().any(|&k| k.key() == key) {
+                    self.fail(
+                        format!("crowd.models[{i}].clips"),
+                        format!(
+                            "`{key}` is not an activity; allowed: idle, walk, run, wave, sit, talk, look_around"
+                        ),
+                    );
+                }
+            }
+            self.attachments(i, m);
+        }
+        if cr.variant_groups.is_empty() {
+            self.fail(
+                "crowd.variant_groups",
+                "at least one variant group is required",
+            );
+        }
+        for (i, g) in cr.variant_groups.iter().enumerate() {
+            let f = format!("crowd.variant_groups[{i}]");
+            self.at_least(&format!("{f}.weight"), g.weight, 0.0);
+            if g.models.is_empty() {
+                self.fail(
+                    format!("{f}.models"),
+                    "a group needs at least one model name",
+                );
+            }
+            for (k, name) in g.models.iter().enumerate() {
+                if !cr.models.iter().any(|m| &m.name == name) {
+                    let names: Vec<&str> = cr.models.iter().map(|m| m.name.as_str()).collect();
+                    self.fail(
+                        format!("{f}.models[{k}]"),
+                        format!(
+                            "no crowd model named `{name}`; models: {}",
+                            names.join(", ")
+                        ),
+                    );
+                }
+            }
+            for (k, t) in g.tints.iter().enumerate() {
+                self.colour(&format!("{f}.tints[{k}]"), *t);
+            }
+            for (k, p) in g.props.iter().enumerate() {
+                self.in_range(&format!("{f}.props[{k}].chance"), p.chance, 0.0, 1.0);
+            }
+        }
+        if !cr.variant_groups.is_empty() && cr.variant_groups.iter().all(|g| g.weight <= 0.0) {
+            self.fail(
+                "crowd.variant_groups",
+                "every group has weight 0; at least one must be above 0",
+            );
+        }
+    }
+
+    /// The crowd's speeds and behaviour settings, and whether that many people fit at all.
+    fn crowd_behaviour(&mut self, level: &Level) {
+        let cr = &level.crowd;
+        self.range("crowd.walk_speed", &cr.walk_speed, 0.1, 6.0);
+        let be = &cr.behaviour;
+        for (name, w) in [
+            ("stroll_weight", be.stroll_weight),
+            ("follow_path_weight", be.follow_path_weight),
+            ("linger_weight", be.linger_weight),
+        ] {
+            self.at_least(&format!("crowd.behaviour.{name}"), w, 0.0);
+        }
+        for (name, r) in [
+            ("linger_seconds", &be.linger_seconds),
+            ("sit_seconds", &be.sit_seconds),
+            ("watch_seconds", &be.watch_seconds),
+            ("queue_service_seconds", &be.queue_service_seconds),
+        ] {
+            self.range(&format!("crowd.behaviour.{name}"), r, 0.0, 3600.0);
+        }
+        self.in_range(
+            "crowd.behaviour.notice_hero_distance",
+            be.notice_hero_distance,
+            0.0,
+            50.0,
+        );
+        self.in_range(
+            "crowd.behaviour.personal_space",
+            be.personal_space,
+            0.1,
+            3.0,
+        );
+        self.in_range(
+            "crowd.behaviour.disturbance_radius",
+            be.disturbance_radius,
+            0.0,
+            500.0,
+        );
+        self.in_range(
+            "crowd.behaviour.calm_down_seconds",
+            be.calm_down_seconds,
+            0.0,
+            600.0,
+        );
+        if self.found.is_none() && cr.count > 0 {
+            let fits = (free_area(level) * MAX_DENSITY) as u64;
+            if cr.count as u64 > fits {
+                self.fail(
+                    "crowd.count",
                     format!(
-                        "no crowd model named `{name}`; models: {}",
-                        names.join(", ")
+                        "{} people do not fit: this level's free area holds at most {fits} ({MAX_DENSITY} per m²)",
+                        cr.count
                     ),
                 );
             }
         }
-        for (k, t) in g.tints.iter().enumerate() {
-            c.colour(&format!("{f}.tints[{k}]"), *t);
+    }
+
+    /// The hero: model file, a free spawn point inside the bounds, speeds.
+    fn hero(&mut self, level: &Level) {
+        let b = &level.bounds;
+        let h = &level.hero;
+        self.model_file("hero.model", &h.model);
+        if self.finite2("hero.spawn", h.spawn) {
+            self.inside_bounds("hero.spawn", h.spawn, b);
+            if let Some(o) = blocking_obstacle(level, h.spawn) {
+                self.fail(
+                    "hero.spawn",
+                    format!("{} is inside obstacle `{}`", fmt2(h.spawn), o.name),
+                );
+            }
         }
-        for (k, p) in g.props.iter().enumerate() {
-            c.in_range(&format!("{f}.props[{k}].chance"), p.chance, 0.0, 1.0);
+        self.finite("hero.heading_deg", h.heading_deg);
+        self.in_range("hero.walk_speed", h.walk_speed, 0.1, 6.0);
+        self.in_range("hero.run_speed", h.run_speed, 0.1, 12.0);
+        if h.run_speed.is_finite() && h.walk_speed.is_finite() && h.run_speed < h.walk_speed {
+            self.fail(
+                "hero.run_speed",
+                format!("{} is below walk_speed {}", h.run_speed, h.walk_speed),
+            );
         }
     }
-    if !cr.variant_groups.is_empty() && cr.variant_groups.iter().all(|g| g.weight <= 0.0) {
-        c.fail(
-            "crowd.variant_groups",
-            "every group has weight 0; at least one must be above 0",
-        );
-    }
-    c.range("crowd.walk_speed", &cr.walk_speed, 0.1, 6.0);
-    let be = &cr.behaviour;
-    for (name, w) in [
-        ("stroll_weight", be.stroll_weight),
-        ("follow_path_weight", be.follow_path_weight),
-        ("linger_weight", be.linger_weight),
-    ] {
-        c.at_least(&format!("crowd.behaviour.{name}"), w, 0.0);
-    }
-    for (name, r) in [
-        ("linger_seconds", &be.linger_seconds),
-        ("sit_seconds", &be.sit_seconds),
-        ("watch_seconds", &be.watch_seconds),
-        ("queue_service_seconds", &be.queue_service_seconds),
-    ] {
-        c.range(&format!("crowd.behaviour.{name}"), r, 0.0, 3600.0);
-    }
-    c.in_range(
-        "crowd.behaviour.notice_hero_distance",
-        be.notice_hero_distance,
-        0.0,
-        50.0,
-    );
-    c.in_range(
-        "crowd.behaviour.personal_space",
-        be.personal_space,
-        0.1,
-        3.0,
-    );
-    c.in_range(
-        "crowd.behaviour.disturbance_radius",
-        be.disturbance_radius,
-        0.0,
-        500.0,
-    );
-    c.in_range(
-        "crowd.behaviour.calm_down_seconds",
-        be.calm_down_seconds,
-        0.0,
-        600.0,
-    );
-    if c.found.is_none() && cr.count > 0 {
-        let fits = (free_area(level) * MAX_DENSITY) as u64;
-        if cr.count as u64 > fits {
-            c.fail(
-                "crowd.count",
+
+    /// Level of detail distances, lighting and the starting camera.
+    fn view_settings(&mut self, level: &Level) {
+        let l = &level.lod;
+        self.positive("lod.near", l.near);
+        self.positive("lod.mid", l.mid);
+        self.positive("lod.far", l.far);
+        self.at_least("lod.hysteresis", l.hysteresis, 0.0);
+        if self.found.is_none() && !(l.near < l.mid && l.mid < l.far) {
+            self.fail(
+                "lod",
                 format!(
-                    "{} people do not fit: this level's free area holds at most {fits} ({MAX_DENSITY} per m²)",
-                    cr.count
+                    "distances must grow: near {} < mid {} < far {}",
+                    l.near, l.mid, l.far
                 ),
             );
         }
-    }
 
-    let h = &level.hero;
-    c.model_file("hero.model", &h.model);
-    if c.finite2("hero.spawn", h.spawn) {
-        c.inside_bounds("hero.spawn", h.spawn, b);
-        if let Some(o) = blocking_obstacle(level, h.spawn) {
-            c.fail(
-                "hero.spawn",
-                format!("{} is inside obstacle `{}`", fmt2(h.spawn), o.name),
+        let li = &level.lighting;
+        for v in li.sun_direction.to_array() {
+            self.finite("lighting.sun_direction", v);
+        }
+        if li.sun_direction.is_finite() && li.sun_direction.y >= 0.0 {
+            self.fail(
+                "lighting.sun_direction",
+                "the sunlight must travel downwards: y must be below 0",
             );
         }
-    }
-    c.finite("hero.heading_deg", h.heading_deg);
-    c.in_range("hero.walk_speed", h.walk_speed, 0.1, 6.0);
-    c.in_range("hero.run_speed", h.run_speed, 0.1, 12.0);
-    if h.run_speed.is_finite() && h.walk_speed.is_finite() && h.run_speed < h.walk_speed {
-        c.fail(
-            "hero.run_speed",
-            format!("{} is below walk_speed {}", h.run_speed, h.walk_speed),
-        );
-    }
+        self.colour("lighting.sun_color", li.sun_color);
+        self.in_range("lighting.sun_intensity", li.sun_intensity, 0.0, 20.0);
+        self.colour("lighting.ambient", li.ambient);
+        self.colour("lighting.sky_color", li.sky_color);
 
-    let l = &level.lod;
-    c.positive("lod.near", l.near);
-    c.positive("lod.mid", l.mid);
-    c.positive("lod.far", l.far);
-    c.at_least("lod.hysteresis", l.hysteresis, 0.0);
-    if c.found.is_none() && !(l.near < l.mid && l.mid < l.far) {
-        c.fail(
-            "lod",
-            format!(
-                "distances must grow: near {} < mid {} < far {}",
-                l.near, l.mid, l.far
-            ),
-        );
-    }
-
-    let li = &level.lighting;
-    for v in li.sun_direction.to_array() {
-        c.finite("lighting.sun_direction", v);
-    }
-    if li.sun_direction.is_finite() && li.sun_direction.y >= 0.0 {
-        c.fail(
-            "lighting.sun_direction",
-            "the sunlight must travel downwards: y must be below 0",
-        );
-    }
-    c.colour("lighting.sun_color", li.sun_color);
-    c.in_range("lighting.sun_intensity", li.sun_intensity, 0.0, 20.0);
-    c.colour("lighting.ambient", li.ambient);
-    c.colour("lighting.sky_color", li.sky_color);
-
-    let cam = &level.camera;
-    for v in cam.target.to_array() {
-        c.finite("camera.target", v);
-    }
-    c.in_range("camera.distance", cam.distance, 2.0, 800.0);
-    c.finite("camera.yaw_deg", cam.yaw_deg);
-    c.in_range("camera.pitch_deg", cam.pitch_deg, 3.0, 87.0);
-    c.in_range("camera.fov_deg", cam.fov_deg, 10.0, 120.0);
-
-    match c.found {
-        Some(f) => Err(f),
-        None => Ok(()),
+        let cam = &level.camera;
+        for v in cam.target.to_array() {
+            self.finite("camera.target", v);
+        }
+        self.in_range("camera.distance", cam.distance, 2.0, 800.0);
+        self.finite("camera.yaw_deg", cam.yaw_deg);
+        self.in_range("camera.pitch_deg", cam.pitch_deg, 3.0, 87.0);
+        self.in_range("camera.fov_deg", cam.fov_deg, 10.0, 120.0);
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn point_and_segment_tests_for_both_shapes() {
-        let circle = Shape::Circle {
-            center: Vec2::ZERO,
-            radius: 2.0,
-        };
-        assert!(obstacle_contains(&circle, Vec2::new(1.0, 1.0)));
-        assert!(!obstacle_contains(&circle, Vec2::new(2.0, 0.1)));
-        assert!(segment_hits_obstacle(
-            &circle,
-            Vec2::new(-5.0, 1.0),
-            Vec2::new(5.0, 1.0)
-        ));
-        assert!(!segment_hits_obstacle(
-            &circle,
-            Vec2::new(-5.0, 3.0),
-            Vec2::new(5.0, 3.0)
-        ));
-        let tilted = Shape::Box {
-            center: Vec2::new(10.0, 0.0),
-            half_extents: Vec2::new(3.0, 0.5),
-            angle_deg: 90.0,
-        };
-        // Turned 90°: long along z.
-        assert!(obstacle_contains(&tilted, Vec2::new(10.2, 2.5)));
-        // The same turn the renderer applies: local +x goes to world -z at 90°.
-        assert!((box_to_world(90.0, Vec2::X) - Vec2::new(0.0, -1.0)).length() < 1e-6);
-        let q = glam::Quat::from_rotation_y(0.7) * glam::Vec3::new(1.0, 0.0, 2.0);
-        let w = box_to_world(0.7f32.to_degrees(), Vec2::new(1.0, 2.0));
-        assert!((Vec2::new(q.x, q.z) - w).length() < 1e-5);
-        assert!(
-            (world_to_box(33.0, box_to_world(33.0, Vec2::new(3.0, -1.0))) - Vec2::new(3.0, -1.0))
-                .length()
-                < 1e-5
-        );
-        assert!(!obstacle_contains(&tilted, Vec2::new(12.0, 0.0)));
-        assert!(segment_hits_obstacle(
-            &tilted,
-            Vec2::new(5.0, 2.0),
-            Vec2::new(15.0, 2.0)
-        ));
-        assert!(!segment_hits_obstacle(
-            &tilted,
-            Vec2::new(5.0, 4.0),
-            Vec2::new(15.0, 4.0)
-        ));
-        assert!(!segment_hits_obstacle(
-            &tilted,
-            Vec2::new(11.0, -5.0),
-            Vec2::new(11.0, 5.0)
-        ));
+pub fn validate(level: &Level, asset_root: &Path) -> Result<(), Finding> {
+    let mut c = Checker {
+        asset_root,
+        found: None,
+    };
+    c.level_basics(level);
+    c.obstacles(level);
+    c.points_of_interest(level);
+    c.paths(level);
+    c.spawn_zones(level);
+    c.crowd_models(level);
+    c.crowd_behaviour(level);
+    c.hero(level);
+    c.view_settings(level);
+    match c.found {
+        Some(f) => Err(f),
+        None => Ok(()),
     }
 }

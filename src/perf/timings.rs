@@ -172,9 +172,9 @@ mod tests {
         e.add(10.0);
         assert_eq!(e.get(), Some(10.0));
         e.add(20.0);
-        assert!((e.get().unwrap_or(0.0) - 11.0).abs() < 1e-12);
+        assert_approx!(e.get().unwrap_or(0.0), 11.0, 1e-12);
         e.add(f64::NAN);
-        assert!((e.get().unwrap_or(0.0) - 11.0).abs() < 1e-12);
+        assert_approx!(e.get().unwrap_or(0.0), 11.0, 1e-12);
     }
 
     #[test]
@@ -182,14 +182,14 @@ mod tests {
         let mut t = StageTimings::default();
         t.add(Stage::Simulation, Duration::from_millis(2));
         t.add(Stage::Simulation, Duration::from_millis(3));
-        assert!((t.frame_ms(Stage::Simulation) - 5.0).abs() < 1e-9);
+        assert_approx!(t.frame_ms(Stage::Simulation), 5.0, 1e-9);
         t.end_frame();
         assert_eq!(t.smoothed_ms(Stage::Simulation), Some(5.0));
         assert_eq!(t.smoothed_ms(Stage::Morphs), None);
         assert_eq!(t.frame_ms(Stage::Simulation), 0.0);
         t.add(Stage::Simulation, Duration::from_millis(15));
         t.end_frame();
-        assert!((t.smoothed_ms(Stage::Simulation).unwrap_or(0.0) - 6.0).abs() < 1e-9);
+        assert_approx!(t.smoothed_ms(Stage::Simulation).unwrap_or(0.0), 6.0, 1e-9);
     }
 
     #[test]

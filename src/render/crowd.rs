@@ -20,12 +20,12 @@ use macroquad::miniquad::{
 
 use super::gl_raw::{FloatFormat, FloatTexture, GlLimits};
 use super::layer::{MainPassInfo, WorldLayer};
-use super::pipelines::{compile, lighting_uniforms, SceneLight, ShadowUniforms};
+use super::renderer::{compile, lighting_uniforms, SceneLight, ShadowUniforms};
 use super::RenderStats;
 use crate::anim::anim_texture::TEXELS_PER_JOINT;
-use crate::cast::mesh::FIGURE_FLOATS;
-use crate::cast::vat::{CrowdVat, VatMesh};
-use crate::cast::CrowdCast;
+use crate::crowd_assets::mesh::FIGURE_FLOATS;
+use crate::crowd_assets::vat_runtime::{CrowdVat, VatMesh};
+use crate::crowd_assets::CrowdAssets;
 use crate::view::crowd_pack::{CrowdFrame, NaiveFrame};
 use crate::view::instances::{batch_ranges, instances_per_batch, VEC4_PER_INSTANCE};
 
@@ -128,35 +128,18 @@ struct VatSource {
     params: PipelineParams,
 }
 
-impl CrowdRenderer {
-    /// Uploads the cast. `cap` lowers the uniform-vector limit to imitate a smaller GPU.
-    pub fn new(
-        ctx: &mut dyn RenderingBackend,
-        cast: &CrowdCast,
-        limits: GlLimits,
-        cap: Option<u32>,
-        shadow_map: TextureId,
-    ) -> Result<Self, String> {
-        let vectors = cap.map_or(limits.max_vertex_uniform_vectors, |c| {
-            c.min(limits.max_vertex_uniform_vectors)
-        });
-        let tex = &cast.texture;
-        if tex.width > limits.max_texture_size || tex.rows > limits.max_texture_size {
-            return Err(format!(
-                "the animation texture is {}x{} texels but this GPU allows {} per side; \
-                 use fewer or shorter clips, or fewer joints",
-                tex.width, tex.rows, limits.max_texture_size
-            ));
-        }
-        let texture = FloatTexture::new(tex.width.max(1), tex.rows.max(1), &padded(tex))?;
-        if texture.format == FloatFormat::Rgba16F {
-            eprintln!(
-                "throng: RGBA32F textures are not available; the animation texture falls back to \
-                 RGBA16F (about 3 significant digits: small wobble at the hands)"
-            );
-        }
-        let joints = tex.joints.max(1);
-        let mut per_batch = instances_per_batch(vectors, OTHER_VERTEX_VECTORS)?;
+/// What every crowd figure program shares: uniforms, vertex attributes, pipeline states.
+struct FigureProgramInputs {
+    lit_uniforms: Vec<UniformDesc>,
+    depth_uniforms: Vec<UniformDesc>,
+    layout: [BufferLayout; 1],
+    attributes: [VertexAttribute; 6],
+    opaque: PipelineParams,
+    depth_params: PipelineParams,
+}
+
+impl FigureProgramInputs {
+    fn new() -> Self {
         let lit_uniforms = {
             let mut u = vec![UniformDesc::new("view_proj", UniformType::Mat4)];
             u.extend(lighting_uniforms());
@@ -182,143 +165,260 @@ impl CrowdRenderer {
             VertexAttribute::new("in_joints", VertexFormat::Float4),
             VertexAttribute::new("in_weights", VertexFormat::Float4),
         ];
-        // A driver may count uniforms less tightly than the spec: shrink the batch until the
-        // program links rather than failing outright.
-        let lods = loop {
-            let built: Result<Vec<LodPipelines>, String> = [4, 2, 1]
-                .into_iter()
-                .map(|influences| {
-                    let header = format!(
-                        "#version 330\n#define INFLUENCES {influences}\n#define MAX_INSTANCES {per_batch}\n#define MAX_JOINTS {joints}\n"
-                    );
-                    let vert = format!("{header}{CROWD_VERT}");
-                    let lit = compile(ctx, "crowd", &vert, LIT_FRAG, &["shadow_map"], lit_uniforms.clone())?;
-                    let depth = compile(ctx, "crowd depth", &vert, SHADOW_FRAG, &[], depth_uniforms.clone())?;
-                    Ok(LodPipelines {
-                        lit: ctx.new_pipeline(&layout, &attributes, lit, opaque),
-                        depth: ctx.new_pipeline(&layout, &attributes, depth, depth_params),
-                    })
-                })
-                .collect();
-            match built {
-                Ok(v) => break v,
-                Err(e) if per_batch > 1 => {
-                    eprintln!("throng: crowd shader with {per_batch} instances per draw failed ({e}); trying fewer");
-                    per_batch = (per_batch * 3 / 4).max(1);
-                }
-                Err(e) => return Err(e),
-            }
-        };
-        let lods: [LodPipelines; 3] = {
-            let mut it = lods.into_iter();
-            match (it.next(), it.next(), it.next()) {
-                (Some(a), Some(b), Some(c)) => [a, b, c],
-                _ => return Err("crowd pipelines: internal count mismatch".into()),
-            }
-        };
-        let naive_header = format!(
-            "#version 330\n#define INFLUENCES 4\n#define MAX_INSTANCES 1\n#define MAX_JOINTS {joints}\n#define NAIVE\n"
-        );
-        let naive_vert = format!("{naive_header}{CROWD_VERT}");
-        let naive_lit_shader = compile(
-            ctx,
-            "crowd naive",
-            &naive_vert,
-            LIT_FRAG,
-            &["shadow_map"],
-            lit_uniforms.clone(),
-        )?;
-        let naive_depth_shader = compile(
-            ctx,
-            "crowd naive depth",
-            &naive_vert,
-            SHADOW_FRAG,
-            &[],
-            depth_uniforms.clone(),
-        )?;
-        let naive_lit = ctx.new_pipeline(&layout, &attributes, naive_lit_shader, opaque);
-        let naive_depth = ctx.new_pipeline(&layout, &attributes, naive_depth_shader, depth_params);
-
-        let max_blobs = vectors.saturating_sub(OTHER_VERTEX_VECTORS).max(1) as usize;
-        let blob_shader = compile(
-            ctx,
-            "blob shadow",
-            &format!(
-                "#version 330\n#define MAX_BLOBS {max_blobs}\n{}",
-                BLOB_VERT.replacen("#version 330\n", "", 1)
-            ),
-            BLOB_FRAG,
-            &[],
+        FigureProgramInputs {
+            lit_uniforms,
             depth_uniforms,
-        )?;
-        let blob = ctx.new_pipeline(
-            &layout,
-            &[VertexAttribute::new("in_corner", VertexFormat::Float2)],
-            blob_shader,
-            PipelineParams {
-                depth_test: Comparison::LessOrEqual,
-                depth_write: false,
-                cull_face: CullFace::Nothing,
-                color_blend: Some(BlendState::new(
-                    Equation::Add,
-                    BlendFactor::Value(BlendValue::SourceAlpha),
-                    BlendFactor::OneMinusValue(BlendValue::SourceAlpha),
-                )),
-                ..Default::default()
-            },
-        );
-        let mut buffers = Vec::new();
-        let corners: [f32; 8] = [-1.0, -1.0, 1.0, -1.0, 1.0, 1.0, -1.0, 1.0];
-        let quad_vb = ctx.new_buffer(
-            BufferType::VertexBuffer,
-            BufferUsage::Immutable,
-            BufferSource::slice(&corners),
-        );
-        let quad_ib = ctx.new_buffer(
-            BufferType::IndexBuffer,
-            BufferUsage::Immutable,
-            BufferSource::slice(&[0u32, 1, 2, 0, 2, 3]),
-        );
-        buffers.extend([quad_vb, quad_ib]);
-        let blob_quad = Bindings {
-            vertex_buffers: vec![quad_vb],
-            index_buffer: quad_ib,
-            images: vec![],
-        };
+            layout,
+            attributes,
+            opaque,
+            depth_params,
+        }
+    }
+}
 
-        let meshes = cast
-            .submeshes
-            .iter()
-            .map(|s| {
-                std::array::from_fn(|l| {
-                    let m = s.lods[l].as_ref()?;
-                    if m.indices.is_empty() {
-                        return None;
-                    }
-                    let vb = ctx.new_buffer(
-                        BufferType::VertexBuffer,
-                        BufferUsage::Immutable,
-                        BufferSource::slice(&m.interleaved()),
-                    );
-                    let ib = ctx.new_buffer(
-                        BufferType::IndexBuffer,
-                        BufferUsage::Immutable,
-                        BufferSource::slice(&m.indices),
-                    );
-                    buffers.extend([vb, ib]);
-                    Some(GpuMesh {
-                        bindings: Bindings {
-                            vertex_buffers: vec![vb],
-                            index_buffer: ib,
-                            // The lit programs sample the sun's shadow map (unit 0).
-                            images: vec![shadow_map],
-                        },
-                        index_count: m.indices.len() as i32,
-                        triangles: m.triangle_count() as u64,
-                    })
+/// The animation-matrix texture on the GPU (RGBA32F, else RGBA16F with a warning); too large
+/// for this GPU is an error.
+fn upload_anim_texture(assets: &CrowdAssets, limits: &GlLimits) -> Result<FloatTexture, String> {
+    let tex = &assets.texture;
+    if tex.width > limits.max_texture_size || tex.rows > limits.max_texture_size {
+        return Err(format!(
+            "the animation texture is {}x{} texels but this GPU allows {} per side; \
+             use fewer or shorter clips, or fewer joints",
+            tex.width, tex.rows, limits.max_texture_size
+        ));
+    }
+    let texture = FloatTexture::new(tex.width.max(1), tex.rows.max(1), &padded(tex))?;
+    if texture.format == FloatFormat::Rgba16F {
+        eprintln!(
+            "throng: RGBA32F textures are not available; the animation texture falls back to \
+             RGBA16F (about 3 significant digits: small wobble at the hands)"
+        );
+    }
+    Ok(texture)
+}
+
+/// The instanced lit and depth pipelines for 4, 2 and 1 influences (near, mid, far), with
+/// `per_batch` instances per draw or fewer; returns them and the batch size that linked.
+fn lod_pipelines(
+    ctx: &mut dyn RenderingBackend,
+    shared: &FigureProgramInputs,
+    mut per_batch: u32,
+    joints: u32,
+) -> Result<([LodPipelines; 3], u32), String> {
+    let FigureProgramInputs {
+        lit_uniforms,
+        depth_uniforms,
+        layout,
+        attributes,
+        opaque,
+        depth_params,
+    } = shared;
+    let (opaque, depth_params) = (*opaque, *depth_params);
+    let (layout, attributes): (&[BufferLayout], &[VertexAttribute]) = (layout, attributes);
+    // A driver may count uniforms less tightly than the spec: shrink the batch until the
+    // program links rather than failing outright.
+    let lods = loop {
+        let built: Result<Vec<LodPipelines>, String> = [4, 2, 1]
+            .into_iter()
+            .map(|influences| {
+                let header = format!(
+                    "#version 330\n#define INFLUENCES {influences}\n#define MAX_INSTANCES {per_batch}\n#define MAX_JOINTS {joints}\n"
+                );
+                let vert = format!("{header}{CROWD_VERT}");
+                let lit = compile(ctx, "crowd", &vert, LIT_FRAG, &["shadow_map"], lit_uniforms.clone())?;
+                let depth = compile(ctx, "crowd depth", &vert, SHADOW_FRAG, &[], depth_uniforms.clone())?;
+                Ok(LodPipelines {
+                    lit: ctx.new_pipeline(layout, attributes, lit, opaque),
+                    depth: ctx.new_pipeline(layout, attributes, depth, depth_params),
                 })
             })
             .collect();
+        match built {
+            Ok(v) => break v,
+            Err(e) if per_batch > 1 => {
+                eprintln!("throng: crowd shader with {per_batch} instances per draw failed ({e}); trying fewer");
+                per_batch = (per_batch * 3 / 4).max(1);
+            }
+            Err(e) => return Err(e),
+        }
+    };
+    let lods: [LodPipelines; 3] = {
+        let mut it = lods.into_iter();
+        match (it.next(), it.next(), it.next()) {
+            (Some(a), Some(b), Some(c)) => [a, b, c],
+            _ => return Err("crowd pipelines: internal count mismatch".into()),
+        }
+    };
+    Ok((lods, per_batch))
+}
+
+/// The naive path's lit and depth pipelines: one person per draw, palette as uniforms.
+fn naive_pipelines(
+    ctx: &mut dyn RenderingBackend,
+    shared: &FigureProgramInputs,
+    joints: u32,
+) -> Result<(Pipeline, Pipeline), String> {
+    let FigureProgramInputs {
+        lit_uniforms,
+        depth_uniforms,
+        layout,
+        attributes,
+        opaque,
+        depth_params,
+    } = shared;
+    let (opaque, depth_params) = (*opaque, *depth_params);
+    let (layout, attributes): (&[BufferLayout], &[VertexAttribute]) = (layout, attributes);
+    let naive_header = format!(
+        "#version 330\n#define INFLUENCES 4\n#define MAX_INSTANCES 1\n#define MAX_JOINTS {joints}\n#define NAIVE\n"
+    );
+    let naive_vert = format!("{naive_header}{CROWD_VERT}");
+    let naive_lit_shader = compile(
+        ctx,
+        "crowd naive",
+        &naive_vert,
+        LIT_FRAG,
+        &["shadow_map"],
+        lit_uniforms.clone(),
+    )?;
+    let naive_depth_shader = compile(
+        ctx,
+        "crowd naive depth",
+        &naive_vert,
+        SHADOW_FRAG,
+        &[],
+        depth_uniforms.clone(),
+    )?;
+    let naive_lit = ctx.new_pipeline(layout, attributes, naive_lit_shader, opaque);
+    let naive_depth = ctx.new_pipeline(layout, attributes, naive_depth_shader, depth_params);
+    Ok((naive_lit, naive_depth))
+}
+
+/// The blob shadows' blended pipeline (up to `max_blobs` per draw) and the quad it draws.
+fn blob_pipeline(
+    ctx: &mut dyn RenderingBackend,
+    shared: &FigureProgramInputs,
+    max_blobs: usize,
+    buffers: &mut Vec<BufferId>,
+) -> Result<(Pipeline, Bindings), String> {
+    let layout: &[BufferLayout] = &shared.layout;
+    let depth_uniforms = shared.depth_uniforms.clone();
+    let blob_shader = compile(
+        ctx,
+        "blob shadow",
+        &format!(
+            "#version 330\n#define MAX_BLOBS {max_blobs}\n{}",
+            BLOB_VERT.replacen("#version 330\n", "", 1)
+        ),
+        BLOB_FRAG,
+        &[],
+        depth_uniforms,
+    )?;
+    let blob = ctx.new_pipeline(
+        layout,
+        &[VertexAttribute::new("in_corner", VertexFormat::Float2)],
+        blob_shader,
+        PipelineParams {
+            depth_test: Comparison::LessOrEqual,
+            depth_write: false,
+            cull_face: CullFace::Nothing,
+            color_blend: Some(BlendState::new(
+                Equation::Add,
+                BlendFactor::Value(BlendValue::SourceAlpha),
+                BlendFactor::OneMinusValue(BlendValue::SourceAlpha),
+            )),
+            ..Default::default()
+        },
+    );
+    let corners: [f32; 8] = [-1.0, -1.0, 1.0, -1.0, 1.0, 1.0, -1.0, 1.0];
+    let quad_vb = ctx.new_buffer(
+        BufferType::VertexBuffer,
+        BufferUsage::Immutable,
+        BufferSource::slice(&corners),
+    );
+    let quad_ib = ctx.new_buffer(
+        BufferType::IndexBuffer,
+        BufferUsage::Immutable,
+        BufferSource::slice(&[0u32, 1, 2, 0, 2, 3]),
+    );
+    buffers.extend([quad_vb, quad_ib]);
+    let blob_quad = Bindings {
+        vertex_buffers: vec![quad_vb],
+        index_buffer: quad_ib,
+        images: vec![],
+    };
+    Ok((blob, blob_quad))
+}
+
+/// Every submesh's levels of detail as GPU buffers (None where a level is absent or empty).
+fn upload_meshes(
+    ctx: &mut dyn RenderingBackend,
+    assets: &CrowdAssets,
+    shadow_map: TextureId,
+    buffers: &mut Vec<BufferId>,
+) -> Vec<[Option<GpuMesh>; 3]> {
+    assets
+        .submeshes
+        .iter()
+        .map(|s| {
+            std::array::from_fn(|l| {
+                let m = s.lods[l].as_ref()?;
+                if m.indices.is_empty() {
+                    return None;
+                }
+                let vb = ctx.new_buffer(
+                    BufferType::VertexBuffer,
+                    BufferUsage::Immutable,
+                    BufferSource::slice(&m.interleaved()),
+                );
+                let ib = ctx.new_buffer(
+                    BufferType::IndexBuffer,
+                    BufferUsage::Immutable,
+                    BufferSource::slice(&m.indices),
+                );
+                buffers.extend([vb, ib]);
+                Some(GpuMesh {
+                    bindings: Bindings {
+                        vertex_buffers: vec![vb],
+                        index_buffer: ib,
+                        // The lit programs sample the sun's shadow map (unit 0).
+                        images: vec![shadow_map],
+                    },
+                    index_count: m.indices.len() as i32,
+                    triangles: m.triangle_count() as u64,
+                })
+            })
+        })
+        .collect()
+}
+
+impl CrowdRenderer {
+    /// Uploads the crowd assets. `cap` lowers the uniform-vector limit to imitate a smaller GPU.
+    pub fn new(
+        ctx: &mut dyn RenderingBackend,
+        assets: &CrowdAssets,
+        limits: GlLimits,
+        cap: Option<u32>,
+        shadow_map: TextureId,
+    ) -> Result<Self, String> {
+        let vectors = cap.map_or(limits.max_vertex_uniform_vectors, |c| {
+            c.min(limits.max_vertex_uniform_vectors)
+        });
+        let texture = upload_anim_texture(assets, &limits)?;
+        let joints = assets.texture.joints.max(1);
+        let per_batch = instances_per_batch(vectors, OTHER_VERTEX_VECTORS)?;
+        let shared = FigureProgramInputs::new();
+        let (lods, per_batch) = lod_pipelines(ctx, &shared, per_batch, joints)?;
+        let (naive_lit, naive_depth) = naive_pipelines(ctx, &shared, joints)?;
+        let max_blobs = vectors.saturating_sub(OTHER_VERTEX_VECTORS).max(1) as usize;
+        let mut buffers = Vec::new();
+        let (blob, blob_quad) = blob_pipeline(ctx, &shared, max_blobs, &mut buffers)?;
+        let meshes = upload_meshes(ctx, assets, shadow_map, &mut buffers);
+        let FigureProgramInputs {
+            lit_uniforms,
+            attributes,
+            opaque,
+            ..
+        } = shared;
         let info = CrowdGpuInfo {
             per_batch,
             uniform_vectors: vectors,
@@ -423,7 +523,7 @@ impl CrowdRenderer {
         self.vat.is_some()
     }
 
-    /// Frees the GPU resources (before a rebuild for another cast or uniform cap).
+    /// Frees the GPU resources (before a rebuild for other crowd assets or uniform cap).
     pub fn delete(self, ctx: &mut dyn RenderingBackend) {
         for b in self.buffers {
             ctx.delete_buffer(b);
@@ -649,7 +749,7 @@ impl CrowdRenderer {
     }
 }
 
-/// The texture's data padded to at least one texel (an empty cast still links).
+/// The texture's data padded to at least one texel (empty crowd assets still link).
 fn padded(tex: &crate::anim::anim_texture::AnimTexture) -> Vec<f32> {
     let want = tex.width.max(1) as usize * tex.rows.max(1) as usize * 4;
     let mut data = tex.data.clone();

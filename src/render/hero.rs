@@ -17,10 +17,10 @@ use macroquad::miniquad::{
     TextureWrap, UniformBlockLayout, UniformDesc, UniformType, VertexAttribute, VertexFormat,
 };
 
-use super::gl_raw::{query_limits, FloatTexture};
+use super::gl_raw::{query_limits, FloatTexture, GlLimits};
 use super::layer::{MainPassInfo, WorldLayer};
 use super::RenderStats;
-use crate::asset::{AlphaMode, OutlineWidthMode, PrimitiveAsset, PrimitiveMode};
+use crate::asset::{AlphaMode, OutlineWidthMode, PrimitiveAsset, PrimitiveMode, SceneAsset};
 use crate::hero::mtoon::MToonParams;
 use crate::hero::Hero;
 use crate::view::frustum::Frustum;
@@ -397,6 +397,238 @@ fn dynamic_vertices(
     }
 }
 
+/// How the hero's joint matrices reach the GPU (uniform arrays while they fit the vertex
+/// uniform limit, else a float texture) and the programs compiled for that.
+fn palette_programs(
+    ctx: &mut dyn RenderingBackend,
+    hero: &Hero,
+    options: &HeroRenderOptions,
+    limits: &GlLimits,
+    warnings: &mut Vec<String>,
+) -> Result<(PaletteMode, Vec<ProgramSet>), String> {
+    let max_vectors = options
+        .max_vertex_uniform_vectors
+        .unwrap_or(limits.max_vertex_uniform_vectors);
+    let largest = hero
+        .palettes
+        .groups()
+        .iter()
+        .map(|g| g.joint_nodes.len())
+        .max()
+        .unwrap_or(0);
+    let mode = choose_palette_mode(largest, max_vectors, options.force_texture_palette);
+    if mode == PaletteMode::Texture && !options.force_texture_palette {
+        let w = format!(
+            "palette of {largest} joints exceeds the vertex uniform limit ({max_vectors} vectors): joint matrices go through a float texture"
+        );
+        eprintln!("throng: hero: {w}");
+        warnings.push(w);
+    }
+    let group_count = hero.palettes.palette_count();
+    let sets = match mode {
+        PaletteMode::Uniform { capacity } => {
+            let mut v = Vec::new();
+            for _ in 0..group_count.max(1) {
+                v.push(program_set(ctx, capacity)?);
+            }
+            v
+        }
+        PaletteMode::Texture => vec![program_set(ctx, 0)?],
+    };
+    Ok((mode, sets))
+}
+
+/// The scene's textures on the GPU with mipmaps; one that cannot be uploaded becomes `white`
+/// with a warning.
+fn upload_textures(
+    ctx: &mut dyn RenderingBackend,
+    scene: &SceneAsset,
+    limits: &GlLimits,
+    white: TextureId,
+    warnings: &mut Vec<String>,
+) -> Vec<TextureId> {
+    let mut textures = Vec::new();
+    for (i, t) in scene.textures.iter().enumerate() {
+        let ok = t.width > 0
+            && t.height > 0
+            && t.width <= limits.max_texture_size
+            && t.height <= limits.max_texture_size
+            && t.rgba8.len() == t.width as usize * t.height as usize * 4;
+        if !ok {
+            warnings.push(format!(
+                "texture {i} ({}x{}) cannot be uploaded; using white",
+                t.width, t.height
+            ));
+            textures.push(white);
+            continue;
+        }
+        let id = ctx.new_texture(
+            TextureAccess::Static,
+            TextureSource::Bytes(&t.rgba8),
+            TextureParams {
+                kind: TextureKind::Texture2D,
+                format: TextureFormat::RGBA8,
+                wrap: TextureWrap::Repeat,
+                min_filter: FilterMode::Linear,
+                mag_filter: FilterMode::Linear,
+                mipmap_filter: MipmapFilterMode::Linear,
+                width: t.width,
+                height: t.height,
+                allocate_mipmaps: true,
+                sample_count: 1,
+            },
+        );
+        ctx.texture_generate_mipmaps(id);
+        textures.push(id);
+    }
+    textures
+}
+
+/// The hero's MToon materials with their textures (neutral ones where a material has none),
+/// followed by glTF's default material (white, lit) for primitives without one.
+fn gpu_materials(
+    hero: &Hero,
+    textures: &[TextureId],
+    white: TextureId,
+    black: TextureId,
+    flat_normal: TextureId,
+) -> Vec<GpuMaterial> {
+    let tex = |i: Option<usize>, fallback: TextureId| {
+        i.and_then(|i| textures.get(i).copied()).unwrap_or(fallback)
+    };
+    let mut materials: Vec<GpuMaterial> = hero
+        .materials
+        .iter()
+        .map(|p| GpuMaterial {
+            images: [
+                tex(p.textures.base, white),
+                tex(p.textures.shade, white),
+                tex(p.textures.shading_shift, black),
+                tex(p.textures.normal, flat_normal),
+                tex(p.textures.emissive, white),
+                tex(p.textures.matcap, black),
+                tex(p.textures.rim, white),
+                tex(p.textures.uv_mask, white),
+                tex(p.textures.outline_width, white),
+            ],
+            params: p.clone(),
+        })
+        .collect();
+    // Primitives without a material: glTF's default (white, lit), as MToon.
+    {
+        let mut w = Vec::new();
+        let m = crate::asset::MaterialAsset {
+            name: Some("default".into()),
+            base_color: glam::Vec4::ONE,
+            base_color_texture: None,
+            alpha_mode: AlphaMode::Opaque,
+            alpha_cutoff: 0.5,
+            double_sided: false,
+            emissive: Vec3::ZERO,
+            emissive_texture: None,
+            normal_texture: None,
+            normal_scale: 1.0,
+            unlit: false,
+            mtoon: None,
+        };
+        materials.push(GpuMaterial {
+            params: MToonParams::from_material(&m, 0, &mut w),
+            images: [
+                white,
+                white,
+                black,
+                flat_normal,
+                white,
+                black,
+                white,
+                white,
+                white,
+            ],
+        });
+    }
+    materials
+}
+
+/// Every triangle primitive of the scene's meshes as GPU buffers: positions, normals and
+/// tangents in a buffer morphs rewrite; UVs, joints and weights in an immutable one.
+fn upload_primitives(
+    ctx: &mut dyn RenderingBackend,
+    hero: &Hero,
+    default_material: usize,
+) -> Vec<GpuPrim> {
+    let scene = &hero.scene;
+    let mut prims = Vec::new();
+    let mut scratch = Vec::new();
+    for (ni, node) in scene.nodes.iter().enumerate() {
+        let Some(mesh) = node.mesh.and_then(|m| scene.meshes.get(m)) else {
+            continue;
+        };
+        for (pi, prim) in mesh.primitives.iter().enumerate() {
+            if prim.mode != PrimitiveMode::Triangles || prim.indices.is_empty() {
+                continue;
+            }
+            let normals = if prim.normals.len() == prim.positions.len() {
+                prim.normals.clone()
+            } else {
+                face_normals(prim)
+            };
+            dynamic_vertices(&prim.positions, &normals, &prim.tangents, &mut scratch);
+            let morphing = !prim.morph_targets.is_empty();
+            let dynamic_vb = ctx.new_buffer(
+                BufferType::VertexBuffer,
+                if morphing {
+                    BufferUsage::Dynamic
+                } else {
+                    BufferUsage::Immutable
+                },
+                BufferSource::slice(&scratch),
+            );
+            let mut st = Vec::with_capacity(prim.positions.len() * STATIC_FLOATS);
+            for v in 0..prim.positions.len() {
+                let uv = prim.uvs.get(v).copied().unwrap_or_default();
+                let j = prim.joints.get(v).copied().unwrap_or_default();
+                let w = prim.weights.get(v).copied().unwrap_or_default();
+                st.extend_from_slice(&[
+                    uv.x, uv.y, j.x as f32, j.y as f32, j.z as f32, j.w as f32, w.x, w.y, w.z, w.w,
+                ]);
+            }
+            let static_vb = ctx.new_buffer(
+                BufferType::VertexBuffer,
+                BufferUsage::Immutable,
+                BufferSource::slice(&st),
+            );
+            let vertex_count = prim.positions.len() as u32;
+            let indices: Vec<u32> = prim
+                .indices
+                .iter()
+                .map(|&i| if i < vertex_count { i } else { 0 })
+                .collect();
+            let index_buffer = ctx.new_buffer(
+                BufferType::IndexBuffer,
+                BufferUsage::Immutable,
+                BufferSource::slice(&indices),
+            );
+            prims.push(GpuPrim {
+                node: ni,
+                prim: pi,
+                material: prim
+                    .material
+                    .filter(|&m| m < default_material)
+                    .unwrap_or(default_material),
+                dynamic_vb,
+                static_vb,
+                index_buffer,
+                index_count: indices.len() as i32,
+                triangles: (indices.len() / 3) as u64,
+                group: hero.palettes.group_index(ni, pi),
+                uploaded_morph: 0,
+                morphing,
+            });
+        }
+    }
+    prims
+}
+
 impl HeroRenderer {
     /// Uploads the hero's meshes and textures and compiles its programs. A texture that is too
     /// large for the GPU becomes white with a warning; a failing shader is an error.
@@ -407,197 +639,17 @@ impl HeroRenderer {
     ) -> Result<HeroRenderer, String> {
         let scene = &hero.scene;
         let limits = query_limits();
-        let max_vectors = options
-            .max_vertex_uniform_vectors
-            .unwrap_or(limits.max_vertex_uniform_vectors);
-        let largest = hero
-            .palettes
-            .groups()
-            .iter()
-            .map(|g| g.joint_nodes.len())
-            .max()
-            .unwrap_or(0);
-        let mode = choose_palette_mode(largest, max_vectors, options.force_texture_palette);
         let mut warnings = Vec::new();
-        if mode == PaletteMode::Texture && !options.force_texture_palette {
-            let w = format!(
-                "palette of {largest} joints exceeds the vertex uniform limit ({max_vectors} vectors): joint matrices go through a float texture"
-            );
-            eprintln!("throng: hero: {w}");
-            warnings.push(w);
-        }
+        let (mode, sets) = palette_programs(ctx, hero, &options, &limits, &mut warnings)?;
         let group_count = hero.palettes.palette_count();
-        let sets = match mode {
-            PaletteMode::Uniform { capacity } => {
-                let mut v = Vec::new();
-                for _ in 0..group_count.max(1) {
-                    v.push(program_set(ctx, capacity)?);
-                }
-                v
-            }
-            PaletteMode::Texture => vec![program_set(ctx, 0)?],
-        };
         let white = one_pixel(ctx, [255; 4]);
         let black = one_pixel(ctx, [0, 0, 0, 255]);
         let flat_normal = one_pixel(ctx, [128, 128, 255, 255]);
-        let mut textures = Vec::new();
-        for (i, t) in scene.textures.iter().enumerate() {
-            let ok = t.width > 0
-                && t.height > 0
-                && t.width <= limits.max_texture_size
-                && t.height <= limits.max_texture_size
-                && t.rgba8.len() == t.width as usize * t.height as usize * 4;
-            if !ok {
-                warnings.push(format!(
-                    "texture {i} ({}x{}) cannot be uploaded; using white",
-                    t.width, t.height
-                ));
-                textures.push(white);
-                continue;
-            }
-            let id = ctx.new_texture(
-                TextureAccess::Static,
-                TextureSource::Bytes(&t.rgba8),
-                TextureParams {
-                    kind: TextureKind::Texture2D,
-                    format: TextureFormat::RGBA8,
-                    wrap: TextureWrap::Repeat,
-                    min_filter: FilterMode::Linear,
-                    mag_filter: FilterMode::Linear,
-                    mipmap_filter: MipmapFilterMode::Linear,
-                    width: t.width,
-                    height: t.height,
-                    allocate_mipmaps: true,
-                    sample_count: 1,
-                },
-            );
-            ctx.texture_generate_mipmaps(id);
-            textures.push(id);
-        }
-        let tex = |i: Option<usize>, fallback: TextureId| {
-            i.and_then(|i| textures.get(i).copied()).unwrap_or(fallback)
-        };
-        let mut materials: Vec<GpuMaterial> = hero
-            .materials
-            .iter()
-            .map(|p| GpuMaterial {
-                images: [
-                    tex(p.textures.base, white),
-                    tex(p.textures.shade, white),
-                    tex(p.textures.shading_shift, black),
-                    tex(p.textures.normal, flat_normal),
-                    tex(p.textures.emissive, white),
-                    tex(p.textures.matcap, black),
-                    tex(p.textures.rim, white),
-                    tex(p.textures.uv_mask, white),
-                    tex(p.textures.outline_width, white),
-                ],
-                params: p.clone(),
-            })
-            .collect();
-        // Primitives without a material: glTF's default (white, lit), as MToon.
-        let default_material = materials.len();
-        {
-            let mut w = Vec::new();
-            let m = crate::asset::MaterialAsset {
-                name: Some("default".into()),
-                base_color: glam::Vec4::ONE,
-                base_color_texture: None,
-                alpha_mode: AlphaMode::Opaque,
-                alpha_cutoff: 0.5,
-                double_sided: false,
-                emissive: Vec3::ZERO,
-                emissive_texture: None,
-                normal_texture: None,
-                normal_scale: 1.0,
-                unlit: false,
-                mtoon: None,
-            };
-            materials.push(GpuMaterial {
-                params: MToonParams::from_material(&m, 0, &mut w),
-                images: [
-                    white,
-                    white,
-                    black,
-                    flat_normal,
-                    white,
-                    black,
-                    white,
-                    white,
-                    white,
-                ],
-            });
-        }
-        let mut prims = Vec::new();
-        let mut scratch = Vec::new();
-        for (ni, node) in scene.nodes.iter().enumerate() {
-            let Some(mesh) = node.mesh.and_then(|m| scene.meshes.get(m)) else {
-                continue;
-            };
-            for (pi, prim) in mesh.primitives.iter().enumerate() {
-                if prim.mode != PrimitiveMode::Triangles || prim.indices.is_empty() {
-                    continue;
-                }
-                let normals = if prim.normals.len() == prim.positions.len() {
-                    prim.normals.clone()
-                } else {
-                    face_normals(prim)
-                };
-                dynamic_vertices(&prim.positions, &normals, &prim.tangents, &mut scratch);
-                let morphing = !prim.morph_targets.is_empty();
-                let dynamic_vb = ctx.new_buffer(
-                    BufferType::VertexBuffer,
-                    if morphing {
-                        BufferUsage::Dynamic
-                    } else {
-                        BufferUsage::Immutable
-                    },
-                    BufferSource::slice(&scratch),
-                );
-                let mut st = Vec::with_capacity(prim.positions.len() * STATIC_FLOATS);
-                for v in 0..prim.positions.len() {
-                    let uv = prim.uvs.get(v).copied().unwrap_or_default();
-                    let j = prim.joints.get(v).copied().unwrap_or_default();
-                    let w = prim.weights.get(v).copied().unwrap_or_default();
-                    st.extend_from_slice(&[
-                        uv.x, uv.y, j.x as f32, j.y as f32, j.z as f32, j.w as f32, w.x, w.y, w.z,
-                        w.w,
-                    ]);
-                }
-                let static_vb = ctx.new_buffer(
-                    BufferType::VertexBuffer,
-                    BufferUsage::Immutable,
-                    BufferSource::slice(&st),
-                );
-                let vertex_count = prim.positions.len() as u32;
-                let indices: Vec<u32> = prim
-                    .indices
-                    .iter()
-                    .map(|&i| if i < vertex_count { i } else { 0 })
-                    .collect();
-                let index_buffer = ctx.new_buffer(
-                    BufferType::IndexBuffer,
-                    BufferUsage::Immutable,
-                    BufferSource::slice(&indices),
-                );
-                prims.push(GpuPrim {
-                    node: ni,
-                    prim: pi,
-                    material: prim
-                        .material
-                        .filter(|&m| m < default_material)
-                        .unwrap_or(default_material),
-                    dynamic_vb,
-                    static_vb,
-                    index_buffer,
-                    index_count: indices.len() as i32,
-                    triangles: (indices.len() / 3) as u64,
-                    group: hero.palettes.group_index(ni, pi),
-                    uploaded_morph: 0,
-                    morphing,
-                });
-            }
-        }
+        let textures = upload_textures(ctx, scene, &limits, white, &mut warnings);
+        let materials = gpu_materials(hero, &textures, white, black, flat_normal);
+        // The last material is glTF's default, for primitives without one.
+        let default_material = materials.len() - 1;
+        let prims = upload_primitives(ctx, hero, default_material);
         let mut order: Vec<usize> = (0..prims.len()).collect();
         order.sort_by_key(|&i| materials[prims[i].material].params.draw_order());
         let palette_textures = (0..group_count).map(|_| None).collect();

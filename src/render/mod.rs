@@ -4,10 +4,10 @@ pub mod gl_raw;
 pub mod gpu_timer;
 pub mod hero;
 pub mod layer;
-mod pipelines;
+mod renderer;
 
 pub use layer::{MainPassInfo, WorldLayer};
-pub use pipelines::{FrameParams, MarkerPath, RenderStats, Renderer};
+pub use renderer::{FrameParams, MarkerPath, RenderStats, Renderer};
 
 /// The colour a linear value ends up as on screen: the shaders' tonemap, then gamma.
 /// The sky clear colour goes through it too so the fogged horizon meets the sky without a seam.

@@ -246,11 +246,7 @@ mod tests {
         );
         assert_eq!(m.vertex_count(), 24);
         assert_eq!(m.triangle_count(), 12);
-        assert!(
-            (signed_volume(&m) - 4.0).abs() < 1e-3,
-            "{}",
-            signed_volume(&m)
-        );
+        assert_approx!(signed_volume(&m), 4.0, 1e-3, "{}", signed_volume(&m));
         let max_y = m.positions.iter().map(|p| p.y).fold(f32::MIN, f32::max);
         assert_eq!(max_y, 2.0);
     }
@@ -260,7 +256,7 @@ mod tests {
         let mut m = ColoredMesh::default();
         m.add_cylinder(Vec2::ZERO, 0.0, 2.0, 1.0, 1.0, 64, Vec3::ONE);
         let v = signed_volume(&m);
-        assert!((v - std::f32::consts::PI * 2.0).abs() < 0.02, "{v}");
+        assert_approx!(v, std::f32::consts::PI * 2.0, 0.02, "{v}");
     }
 
     #[test]
@@ -268,7 +264,7 @@ mod tests {
         let mut m = ColoredMesh::default();
         m.add_sphere(Vec3::ZERO, Vec3::splat(1.0), 24, 48, Vec3::ONE);
         let v = signed_volume(&m);
-        assert!((v - 4.18879).abs() < 0.05, "{v}");
+        assert_approx!(v, 4.18879, 0.05, "{v}");
     }
 
     #[test]

@@ -65,7 +65,8 @@ mod tests {
         let vp = Mat4::perspective_rh_gl(1.0, 2.0, 0.1, 100.0)
             * Mat4::look_at_rh(Vec3::new(0.0, 0.0, 10.0), Vec3::ZERO, Vec3::Y);
         let (x, y) = to_screen(&vp, Vec3::ZERO, 800.0, 400.0).expect("visible");
-        assert!((x - 400.0).abs() < 1e-3 && (y - 200.0).abs() < 1e-3);
+        assert_approx!(x, 400.0, 1e-3);
+        assert_approx!(y, 200.0, 1e-3);
         assert!(to_screen(&vp, Vec3::new(0.0, 0.0, 20.0), 800.0, 400.0).is_none());
     }
 }

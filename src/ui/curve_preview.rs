@@ -302,7 +302,8 @@ mod tests {
         assert_eq!(p.to_screen(1.0, 1.0), Vec2::new(300.0, 50.0));
         assert_eq!(p.to_screen(0.5, 0.25), Vec2::new(200.0, 125.0));
         let (t, v) = p.to_curve(Vec2::new(200.0, 125.0));
-        assert!((t - 0.5).abs() < 1e-6 && (v - 0.25).abs() < 1e-6);
+        assert_approx!(t, 0.5, 1e-6);
+        assert_approx!(v, 0.25, 1e-6);
     }
 
     #[test]
@@ -371,7 +372,8 @@ mod tests {
         assert_eq!(ed.dragging, Some(Handle::P1));
         let target = plot.to_screen(0.6, 0.2);
         assert!(ed.update(&plot, &mut b, target, false, true));
-        assert!((b.x1 - 0.6).abs() < 1e-3 && (b.y1 - 0.2).abs() < 1e-3);
+        assert_approx!(b.x1, 0.6, 1e-3);
+        assert_approx!(b.y1, 0.2, 1e-3);
         // The plot stays put while dragging even though the curve changed.
         assert_eq!(ed.plot(origin, size, &Easing::CubicBezier(b)), plot);
         assert!(!ed.update(&plot, &mut b, Vec2::ZERO, false, false));

@@ -99,105 +99,9 @@ impl HeroPanels {
         let h = rows * 24.0 + 18.0;
         draw_rectangle(x, y, w, h, BG);
         text("Hero animation (F5)", x + 10.0, y + 20.0);
-        let mut cy = y + 30.0;
-        let auto = hero.control == ClipControl::Auto;
-        if button(
-            Rect {
-                x: x + 180.0,
-                y: y + 6.0,
-                w: 70.0,
-                h: 20.0,
-            },
-            "by speed",
-            auto,
-        ) {
-            hero.control = ClipControl::Auto;
-            hero.mixer.resume();
-        }
-        if button(
-            Rect {
-                x: x + 256.0,
-                y: y + 6.0,
-                w: 74.0,
-                h: 20.0,
-            },
-            "manual",
-            !auto,
-        ) {
-            hero.control = ClipControl::Manual;
-        }
-        // Clip list, three per row.
         let current = hero.mixer.clip();
-        for (i, c) in hero.clips.iter().enumerate() {
-            let col = (i % 3) as f32;
-            let row = (i / 3) as f32;
-            let r = Rect {
-                x: x + 10.0 + col * 107.0,
-                y: cy + row * 24.0,
-                w: 102.0,
-                h: 20.0,
-            };
-            let name: String = c.name.chars().take(12).collect();
-            if button(r, &name, current == Some(i)) {
-                hero.control = ClipControl::Manual;
-                hero.mixer.set_rate(1.0);
-                hero.mixer.play(i, crate::hero::CROSS_FADE);
-                hero.mixer.resume();
-            }
-        }
-        cy += (hero.clips.len() as f32 / 3.0).ceil() * 24.0 + 4.0;
-        let bw = 76.0;
-        let playing = hero.mixer.is_playing();
-        if button(
-            Rect {
-                x: x + 10.0,
-                y: cy,
-                w: bw,
-                h: 20.0,
-            },
-            "play",
-            playing,
-        ) {
-            hero.mixer.resume();
-        }
-        if button(
-            Rect {
-                x: x + 10.0 + (bw + 5.0),
-                y: cy,
-                w: bw,
-                h: 20.0,
-            },
-            "pause",
-            !playing,
-        ) {
-            hero.mixer.pause();
-        }
-        if button(
-            Rect {
-                x: x + 10.0 + 2.0 * (bw + 5.0),
-                y: cy,
-                w: bw,
-                h: 20.0,
-            },
-            "stop",
-            false,
-        ) {
-            hero.control = ClipControl::Manual;
-            hero.mixer.stop();
-        }
-        let looping = hero.mixer.is_looping();
-        if button(
-            Rect {
-                x: x + 10.0 + 3.0 * (bw + 5.0),
-                y: cy,
-                w: bw,
-                h: 20.0,
-            },
-            "loop",
-            looping,
-        ) {
-            hero.mixer.set_looping(!looping);
-        }
+        let mut cy = clip_buttons(hero, current, x, y, y + 30.0);
+        transport_buttons(hero, x, cy);
         cy += 40.0;
         if let Some(v) = self.slider(
             101,
@@ -234,41 +138,7 @@ impl HeroPanels {
             cy,
         );
         cy += 22.0;
-        let s = &hero.stats;
-        text(
-            &format!(
-                "palettes {}  joint matrices {}  ({})",
-                s.palettes,
-                s.joint_matrices,
-                match palette_mode {
-                    Some(PaletteMode::Uniform { .. }) => "uniforms",
-                    Some(PaletteMode::Texture) => "texture",
-                    None => "not drawn",
-                }
-            ),
-            x + 10.0,
-            cy,
-        );
-        cy += 22.0;
-        text(
-            &format!(
-                "palette uploads: {} this frame, {} total",
-                gpu.palette_uploads, gpu.palette_uploads_total
-            ),
-            x + 10.0,
-            cy,
-        );
-        cy += 22.0;
-        text(
-            &format!(
-                "speed {:.2} m/s  pose v{}  anim {:.0} us",
-                hero.controller.speed(),
-                s.pose_version,
-                s.anim_us + s.palette_us
-            ),
-            x + 10.0,
-            cy,
-        );
+        animation_counters(hero, gpu, palette_mode, x, cy);
         h
     }
 
@@ -426,4 +296,156 @@ pub fn draw_warnings(warnings: &[String], screen_h: f32) {
         let clipped: String = line.chars().take(110).collect();
         draw_text(&clipped, 18.0, y + 38.0 + i as f32 * 20.0, FONT, TEXT);
     }
+}
+
+/// The Animation panel's mode buttons (by speed / manual) and clip list, three per row; returns
+/// the y below them.
+fn clip_buttons(hero: &mut Hero, current: Option<usize>, x: f32, y: f32, mut cy: f32) -> f32 {
+    let auto = hero.control == ClipControl::Auto;
+    if button(
+        Rect {
+            x: x + 180.0,
+            y: y + 6.0,
+            w: 70.0,
+            h: 20.0,
+        },
+        "by speed",
+        auto,
+    ) {
+        hero.control = ClipControl::Auto;
+        hero.mixer.resume();
+    }
+    if button(
+        Rect {
+            x: x + 256.0,
+            y: y + 6.0,
+            w: 74.0,
+            h: 20.0,
+        },
+        "manual",
+        !auto,
+    ) {
+        hero.control = ClipControl::Manual;
+    }
+    // Clip list, three per row.
+    for (i, c) in hero.clips.iter().enumerate() {
+        let col = (i % 3) as f32;
+        let row = (i / 3) as f32;
+        let r = Rect {
+            x: x + 10.0 + col * 107.0,
+            y: cy + row * 24.0,
+            w: 102.0,
+            h: 20.0,
+        };
+        let name: String = c.name.chars().take(12).collect();
+        if button(r, &name, current == Some(i)) {
+            hero.control = ClipControl::Manual;
+            hero.mixer.set_rate(1.0);
+            hero.mixer.play(i, crate::hero::CROSS_FADE);
+            hero.mixer.resume();
+        }
+    }
+    cy += (hero.clips.len() as f32 / 3.0).ceil() * 24.0 + 4.0;
+    cy
+}
+
+/// Play, pause, stop and loop for the current clip.
+fn transport_buttons(hero: &mut Hero, x: f32, cy: f32) {
+    let bw = 76.0;
+    let playing = hero.mixer.is_playing();
+    if button(
+        Rect {
+            x: x + 10.0,
+            y: cy,
+            w: bw,
+            h: 20.0,
+        },
+        "play",
+        playing,
+    ) {
+        hero.mixer.resume();
+    }
+    if button(
+        Rect {
+            x: x + 10.0 + (bw + 5.0),
+            y: cy,
+            w: bw,
+            h: 20.0,
+        },
+        "pause",
+        !playing,
+    ) {
+        hero.mixer.pause();
+    }
+    if button(
+        Rect {
+            x: x + 10.0 + 2.0 * (bw + 5.0),
+            y: cy,
+            w: bw,
+            h: 20.0,
+        },
+        "stop",
+        false,
+    ) {
+        hero.control = ClipControl::Manual;
+        hero.mixer.stop();
+    }
+    let looping = hero.mixer.is_looping();
+    if button(
+        Rect {
+            x: x + 10.0 + 3.0 * (bw + 5.0),
+            y: cy,
+            w: bw,
+            h: 20.0,
+        },
+        "loop",
+        looping,
+    ) {
+        hero.mixer.set_looping(!looping);
+    }
+}
+
+/// The pose and palette counters under the Animation panel's sliders.
+fn animation_counters(
+    hero: &Hero,
+    gpu: &HeroRenderStats,
+    palette_mode: Option<PaletteMode>,
+    x: f32,
+    mut cy: f32,
+) {
+    let s = &hero.stats;
+    text(
+        &format!(
+            "palettes {}  joint matrices {}  ({})",
+            s.palettes,
+            s.joint_matrices,
+            match palette_mode {
+                Some(PaletteMode::Uniform { .. }) => "uniforms",
+                Some(PaletteMode::Texture) => "texture",
+                None => "not drawn",
+            }
+        ),
+        x + 10.0,
+        cy,
+    );
+    cy += 22.0;
+    text(
+        &format!(
+            "palette uploads: {} this frame, {} total",
+            gpu.palette_uploads, gpu.palette_uploads_total
+        ),
+        x + 10.0,
+        cy,
+    );
+    cy += 22.0;
+    text(
+        &format!(
+            "speed {:.2} m/s  pose v{}  anim {:.0} us",
+            hero.controller.speed(),
+            s.pose_version,
+            s.anim_us + s.palette_us
+        ),
+        x + 10.0,
+        cy,
+    );
 }

@@ -339,13 +339,14 @@ mod tests {
     fn orbit_eye_is_at_distance_above_target_and_looks_at_it() {
         let cam = OrbitCamera::from_start(&start());
         let eye = cam.eye();
-        assert!((eye.distance(cam.target) - cam.distance).abs() < 1e-3);
+        assert_approx!(eye.distance(cam.target), cam.distance, 1e-3);
         assert!(eye.y > cam.target.y);
         // The target projects to the screen centre.
         let rig = CameraRig::from_start(&start());
         let clip = rig.view_projection(16.0 / 9.0) * cam.target.extend(1.0);
         let ndc = clip.truncate() / clip.w;
-        assert!(ndc.x.abs() < 1e-4 && ndc.y.abs() < 1e-4, "{ndc:?}");
+        assert_approx!(ndc.x, 0.0, 1e-4, "{ndc:?}");
+        assert_approx!(ndc.y, 0.0, 1e-4, "{ndc:?}");
     }
 
     #[test]
@@ -377,7 +378,7 @@ mod tests {
             },
             1.0,
         );
-        assert!((fly.position - Vec3::new(0.0, 2.0, -10.0)).length() < 1e-4);
+        assert_approx!(fly.position, Vec3::new(0.0, 2.0, -10.0), 1e-4);
         fly.update(
             &CameraInput {
                 movement: -Vec3::Y,
@@ -394,7 +395,7 @@ mod tests {
         start.target = Vec3::new(5.0, 0.0, -3.0);
         let rig = CameraRig::from_start(&start);
         let p = ground_point(&rig.view_projection(1.5), Vec2::ZERO).expect("hits the ground");
-        assert!(p.distance(start.target) < 1e-3, "{p}");
+        assert_approx!(p, start.target, 1e-3, "{p}");
         // Straight up into the sky: no ground.
         assert!(
             ground_point(&rig.view_projection(1.5), Vec2::new(0.0, 1.0)).is_none()
@@ -430,7 +431,7 @@ mod tests {
         for _ in 0..60 {
             rig.follow_target(Vec3::new(10.0, 1.0, 0.0), 1.0 / 60.0);
         }
-        assert!(rig.follow.target.distance(Vec3::new(10.0, 1.0, 0.0)) < 1e-3);
+        assert_approx!(rig.follow.target, Vec3::new(10.0, 1.0, 0.0), 1e-3);
     }
 
     #[test]

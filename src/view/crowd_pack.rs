@@ -9,9 +9,9 @@ use super::instances::VEC4_PER_INSTANCE;
 use super::lod::{select_lod, Lod};
 use super::markers::LOD_COLORS;
 use crate::anim::anim_texture::TEXELS_PER_JOINT;
-use crate::cast::{Body, CrowdCast};
 use crate::crowd::anim::{AnimState, ClipKind};
 use crate::crowd::Crowd;
+use crate::crowd_assets::{Body, CrowdAssets};
 use crate::level::LodSettings;
 
 /// How the crowd is selected for drawing this frame.
@@ -134,22 +134,22 @@ fn push_block(out: &mut Vec<[f32; 4]>, world: &Mat4, tint: Vec4, anim: Vec4) {
 pub fn pack_crowd(
     opts: &CrowdPackOptions,
     crowd: &Crowd,
-    cast: &CrowdCast,
+    assets: &CrowdAssets,
     appear: impl Fn(usize) -> f32,
     lod_state: &mut Vec<Lod>,
     out: &mut CrowdFrame,
 ) {
-    out.reset(cast.submeshes.len());
+    out.reset(assets.submeshes.len());
     lod_state.resize(crowd.pos.len(), Lod::Near);
-    if cast.bodies.is_empty() {
+    if assets.bodies.is_empty() {
         return;
     }
     for (i, state) in lod_state.iter_mut().enumerate() {
         let variant = crowd.variant[i];
-        let body = cast
+        let body = assets
             .bodies
             .get(variant.model as usize)
-            .unwrap_or(&cast.bodies[0]);
+            .unwrap_or(&assets.bodies[0]);
         let scale = person_scale(i) * appear(i);
         if scale <= 0.0 {
             continue;
@@ -201,7 +201,7 @@ pub fn pack_crowd(
             out.blobs.push([p.x, p.y, 0.45 * scale, 0.45]);
         }
         let mut bits = variant.props;
-        let group = cast.group_props.get(variant.group as usize);
+        let group = assets.group_props.get(variant.group as usize);
         while bits != 0 {
             let k = bits.trailing_zeros() as usize;
             bits &= bits - 1;
@@ -211,13 +211,13 @@ pub fn pack_crowd(
             let Some(sub) = body.props.get(kind).copied().flatten() else {
                 continue;
             };
-            if cast.submeshes[sub].lods[l].is_some() {
+            if assets.submeshes[sub].lods[l].is_some() {
                 push_block(&mut out.lists[l][sub], &world, tint, anim);
                 out.counts.props += 1;
             }
         }
         for sub in body.attachments_of(i) {
-            if cast.submeshes[sub].lods[l].is_some() {
+            if assets.submeshes[sub].lods[l].is_some() {
                 push_block(&mut out.lists[l][sub], &world, tint, anim);
                 out.counts.attachments += 1;
             }
@@ -254,27 +254,27 @@ pub struct NaiveDraw {
 /// Fills `out` with one entry per body and carried prop of every person.
 pub fn pack_naive(
     crowd: &Crowd,
-    cast: &mut CrowdCast,
+    assets: &mut CrowdAssets,
     appear: impl Fn(usize) -> f32,
     lod_colors: bool,
     out: &mut NaiveFrame,
 ) {
     out.draws.clear();
     out.palettes.clear();
-    out.joints = cast.texture.joints as usize;
-    if cast.bodies.is_empty() {
+    out.joints = assets.texture.joints as usize;
+    if assets.bodies.is_empty() {
         return;
     }
     let mut scratch = Vec::new();
     let mut blended = Vec::new();
     for i in 0..crowd.pos.len() {
         let variant = crowd.variant[i];
-        let b = (variant.model as usize).min(cast.bodies.len() - 1);
+        let b = (variant.model as usize).min(assets.bodies.len() - 1);
         let scale = person_scale(i) * appear(i);
         if scale <= 0.0 {
             continue;
         }
-        let body = &cast.bodies[b];
+        let body = &assets.bodies[b];
         let world = person_world(body, crowd.pos[i], crowd.heading[i], scale);
         let tint = if lod_colors {
             LOD_COLORS[0].extend(2.0)
@@ -290,7 +290,7 @@ pub fn pack_naive(
         );
         let block: [[f32; 4]; VEC4_PER_INSTANCE] = std::array::from_fn(|k| block[k]);
         let palette = out.palettes.len() / (out.joints * TEXELS_PER_JOINT as usize).max(1);
-        cast.cpu_palette(b, &crowd.anim[i], &mut scratch, &mut blended);
+        assets.cpu_palette(b, &crowd.anim[i], &mut scratch, &mut blended);
         for m in &blended {
             for r in 0..3 {
                 out.palettes.push(m.row(r).to_array());
@@ -299,14 +299,14 @@ pub fn pack_naive(
         // Pad short skeletons to the shared row width.
         let want = (palette + 1) * out.joints * TEXELS_PER_JOINT as usize;
         out.palettes.resize(want, [0.0; 4]);
-        let body = &cast.bodies[b];
+        let body = &assets.bodies[b];
         out.draws.push(NaiveDraw {
             submesh: body.submesh,
             block,
             palette,
         });
         let mut bits = variant.props;
-        let group = cast.group_props.get(variant.group as usize);
+        let group = assets.group_props.get(variant.group as usize);
         while bits != 0 {
             let k = bits.trailing_zeros() as usize;
             bits &= bits - 1;

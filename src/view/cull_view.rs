@@ -125,10 +125,7 @@ mod tests {
             assert!(frustum.contains_sphere(*c, 0.05), "corner {k} {c}");
             let depth = (*c - cam.eye()).dot(forward);
             let want = if k < 4 { cam.near } else { 220.0 };
-            assert!(
-                (depth - want).abs() < want * 1e-3 + 1e-3,
-                "corner {k}: depth {depth}"
-            );
+            assert_approx!(depth, want, want * 1e-3 + 1e-3, "corner {k}: depth {depth}");
         }
     }
 
@@ -171,6 +168,6 @@ mod tests {
         let (a, b) = segment_on_screen(&vp, back, cam.orbit.target, screen).expect("cut");
         assert!(a.is_finite() && b.is_finite());
         // The visible end is the target, in the middle of the screen.
-        assert!((b - Vec2::splat(50.0)).length() < 1.0, "{b}");
+        assert_approx!(b, Vec2::splat(50.0), 1.0, "{b}");
     }
 }

@@ -41,8 +41,9 @@ mod tests {
         let focus = Vec3::new(10.0, 0.0, -5.0);
         let m = sun_view_projection(sun, focus, 40.0, 2048);
         let c = m.project_point3(focus);
-        assert!(c.x.abs() < 0.002 && c.y.abs() < 0.002, "{c}");
-        assert!(c.z.abs() < 1.0);
+        assert_approx!(c.x, 0.0, 0.002, "{c}");
+        assert_approx!(c.y, 0.0, 0.002, "{c}");
+        assert_approx!(c.z, 0.0, 1.0);
         for p in [Vec3::new(49.0, 0.0, -5.0), Vec3::new(10.0, 0.0, 34.0)] {
             let q = m.project_point3(p);
             assert!(

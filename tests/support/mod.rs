@@ -1,133 +1,21 @@
-//! Shared helpers for tests that run the real binary in a window.
-#![allow(dead_code)]
+//! The one support module of the integration tests: `mod support;` in a test file.
+//! - [`models`]: test models by name, loading them, the reference JSON files;
+//! - [`gltf_builder`]: small self-contained glTF files built in code;
+//! - [`run`]: running the binary in a window (or Xvfb), screenshots and frame reports;
+//! - `assert_approx!` (from `throng::approx`): approximate equality of floats and glam vectors.
+#![allow(dead_code, unused_imports)]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+pub mod gltf_builder;
+pub mod models;
+pub mod run;
 
+use std::path::PathBuf;
+
+pub use models::*;
+pub use run::*;
+pub use throng::assert_approx;
+
+/// The project's root folder (where Cargo.toml is).
 pub fn project_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// How a window can be opened here: the existing display, or a private Xvfb server.
-pub enum Display {
-    Existing,
-    Xvfb,
-}
-
-/// Finds a display for render tests. When there is none, says so loudly: a skipped render test
-/// must never look like a pass in a log.
-pub fn find_display(test: &str) -> Option<Display> {
-    if std::env::var("DISPLAY").is_ok_and(|d| !d.is_empty()) {
-        return Some(Display::Existing);
-    }
-    let has_xvfb = Command::new("sh")
-        .args(["-c", "command -v xvfb-run"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if has_xvfb {
-        return Some(Display::Xvfb);
-    }
-    let msg = "no DISPLAY and no xvfb-run; install xvfb (apt-get install xvfb xauth libgl1-mesa-dri) to run it".to_string();
-    // CI must never pass a render test that did not render.
-    if std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false") {
-        panic!("render test `{test}` cannot run under CI: {msg}");
-    }
-    say(&format!("!!!! RENDER TEST `{test}` SKIPPED: {msg} !!!!"));
-    None
-}
-
-/// Writes straight to stderr, past the test harness's output capture, so CI logs always show it.
-pub fn say(line: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "{line}");
-}
-
-/// A fresh folder under target/test-levels: inside the project, so a level written there finds
-/// assets/ by walking up. Removed when dropped.
-pub fn scratch_dir() -> tempfile::TempDir {
-    let scratch = project_root().join("target").join("test-levels");
-    std::fs::create_dir_all(&scratch).expect("scratch dir");
-    tempfile::tempdir_in(&scratch).expect("temp dir")
-}
-
-/// Runs throng like `run_throng` and insists that it succeeded; returns its log (stderr).
-pub fn run_throng_ok(display: &Display, args: &[&str]) -> String {
-    let out = run_throng(display, args);
-    let log = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(out.status.success(), "throng {args:?} failed: {log}");
-    log
-}
-
-/// Runs throng with `args` plus `--stats-out DIR/NAME.json` and returns that frame report
-/// (the overlay's text and the renderer's counters).
-pub fn run_for_report(
-    display: &Display,
-    dir: &Path,
-    name: &str,
-    args: &[&str],
-) -> serde_json::Value {
-    let path = dir.join(format!("{name}.json"));
-    let path_arg = path.to_string_lossy().to_string();
-    let mut all = args.to_vec();
-    all.extend(["--stats-out", path_arg.as_str()]);
-    run_throng_ok(display, &all);
-    let text = std::fs::read_to_string(&path).expect("the stats report is written");
-    serde_json::from_str(&text).expect("the stats report is JSON")
-}
-
-/// Pixels where any channel of `a` and `b` differs by more than `limit`.
-pub fn differing_pixels(a: &Rgb8Image, b: &Rgb8Image, limit: i32) -> usize {
-    a.pixels
-        .iter()
-        .zip(&b.pixels)
-        .filter(|(p, q)| (0..3).any(|c| (p[c] as i32 - q[c] as i32).abs() > limit))
-        .count()
-}
-
-/// Runs the throng binary with `args` in a window (on `display`), from the project root.
-pub fn run_throng(display: &Display, args: &[&str]) -> Output {
-    let exe = env!("CARGO_BIN_EXE_throng");
-    let mut cmd = match display {
-        Display::Existing => Command::new(exe),
-        Display::Xvfb => {
-            let mut c = Command::new("xvfb-run");
-            c.args(["-a", "-s", "-screen 0 1280x720x24", exe]);
-            c
-        }
-    };
-    cmd.args(args)
-        .current_dir(project_root())
-        .output()
-        .expect("the throng binary starts")
-}
-
-pub struct Rgb8Image {
-    pub width: usize,
-    pub height: usize,
-    pub pixels: Vec<[u8; 3]>,
-}
-
-impl Rgb8Image {
-    pub fn at(&self, x: usize, y: usize) -> [u8; 3] {
-        self.pixels[y * self.width + x]
-    }
-}
-
-pub fn read_png(path: &Path) -> Rgb8Image {
-    let file = std::fs::File::open(path).expect("screenshot exists");
-    let decoder = png::Decoder::new(file);
-    let mut reader = decoder.read_info().expect("valid PNG");
-    let mut buf = vec![0; reader.output_buffer_size()];
-    let info = reader.next_frame(&mut buf).expect("PNG frame");
-    let channels = info.color_type.samples();
-    assert!(channels >= 3, "expected RGB(A), got {:?}", info.color_type);
-    let pixels = buf[..info.buffer_size()]
-        .chunks(channels)
-        .map(|c| [c[0], c[1], c[2]])
-        .collect();
-    Rgb8Image {
-        width: info.width as usize,
-        height: info.height as usize,
-        pixels,
-    }
 }

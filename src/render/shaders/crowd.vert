@@ -1,7 +1,7 @@
 // Skinned crowd figures (GPU Gems 3 ch. 2). Prepended by the renderer:
 //   #version 330, #define INFLUENCES n (4 near, 2 mid, 1 far), #define MAX_INSTANCES n,
 //   #define NAIVE for the one-draw-per-person yardstick, and #define VAT for figures whose
-//   skinned vertices are read from the vertex animation texture (cast/vat.rs owns its layout).
+//   skinned vertices are read from the vertex animation texture (crowd_assets/vat_runtime.rs owns its layout).
 //
 // Instance block (5 vec4, see view/instances.rs): rows 0..2 of the 3x4 world matrix, tint
 // (rgb, a = strength; a > 1.5 paints the whole figure, the LOD debug mode), animation

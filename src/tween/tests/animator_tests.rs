@@ -111,8 +111,10 @@ fn retarget_velocity_is_continuous_for_eased_curves() {
         a.tween_to("p", &[-2.0, 3.0], 0.8, e).unwrap();
         let v1 = a.velocity("p").unwrap();
         for i in 0..2 {
-            assert!(
-                (v0[i] - v1[i]).abs() < 0.01 * v0[i].abs().max(1.0),
+            assert_approx!(
+                v0[i],
+                v1[i],
+                0.01 * v0[i].abs().max(1.0),
                 "{easing}: {v0:?} vs {v1:?}"
             );
         }
@@ -121,8 +123,10 @@ fn retarget_velocity_is_continuous_for_eased_curves() {
         let p1 = a.value("p").unwrap();
         for i in 0..2 {
             let fd = (p1[i] - p0[i]) / h;
-            assert!(
-                (fd - v0[i]).abs() < 0.05 * v0[i].abs().max(1.0),
+            assert_approx!(
+                fd,
+                v0[i],
+                0.05 * v0[i].abs().max(1.0),
                 "{easing}: {fd} vs {}",
                 v0[i]
             );
@@ -234,7 +238,7 @@ fn dt_is_clamped() {
         approx(a.scalar("x").unwrap(), 0.1, 1e-6),
         "a 5 s stall advances 100 ms"
     );
-    assert!((a.now() - 0.1).abs() < 1e-6);
+    assert_approx!(a.now(), 0.1, 1e-6);
     a.tick(f32::NAN);
     a.tick(-1.0);
     a.tick(f32::INFINITY);
@@ -284,7 +288,7 @@ fn path_progress_is_an_ordinary_channel() {
         .unwrap();
     advance(&mut a, 1.0);
     let p = path.sample_at_fraction(a.scalar("walk").unwrap());
-    assert!((p - glam::Vec2::new(2.0, 0.0)).length() < 1e-5);
+    assert_approx!(p, glam::Vec2::new(2.0, 0.0), 1e-5);
     while a.tick(0.1) {}
     // Looping restarts from 0 even though the channel rests at 1.
     a.tween_from_to("walk", &[0.0], &[1.0], 2.0, linear())

@@ -88,7 +88,7 @@ fn known_values() {
     ];
     for (e, t, want) in cases {
         let got = e.eval64(*t);
-        assert!((got - want).abs() < 1e-9, "{e}({t}) = {got}, want {want}");
+        assert_approx!(got, want, 1e-9, "{e}({t}) = {got}, want {want}");
     }
 }
 
@@ -167,14 +167,18 @@ fn cubic_bezier_matches_css_keywords() {
             let want = css_reference(r(x1), r(y1), r(x2), r(y2), t);
             let got = e.eval64(t);
             worst = worst.max((got - want).abs());
-            assert!((got - want).abs() < 1e-5, "{text} at {t}: {got} vs {want}");
-            assert!((e.eval(t as f32) as f64 - want).abs() < 1e-4);
+            assert_approx!(got, want, 1e-5, "{text} at {t}: {got} vs {want}");
+            assert_approx!(e.eval(t as f32) as f64, want, 1e-4);
         }
     }
     assert!(worst < 1e-6, "worst error {worst}");
     // Published values for `ease` at the midpoint and symmetry of ease-in-out.
-    assert!((Easing::parse("ease").unwrap().eval64(0.5) - 0.802_403_4).abs() < 1e-6);
-    assert!((Easing::parse("ease-in-out").unwrap().eval64(0.5) - 0.5).abs() < 1e-6);
+    assert_approx!(
+        Easing::parse("ease").unwrap().eval64(0.5),
+        0.802_403_4,
+        1e-6
+    );
+    assert_approx!(Easing::parse("ease-in-out").unwrap().eval64(0.5), 0.5, 1e-6);
 }
 
 #[test]
@@ -224,9 +228,9 @@ fn serde_reads_and_writes_strings() {
 
 #[test]
 fn colour_spaces() {
-    assert!((srgb_to_linear(0.5) - 0.214_041_140_482_232_55).abs() < 1e-12);
+    assert_approx!(srgb_to_linear(0.5), 0.214_041_140_482_232_55, 1e-12);
     for i in 0..=100 {
         let c = i as f64 / 100.0;
-        assert!((linear_to_srgb(srgb_to_linear(c)) - c).abs() < 1e-12);
+        assert_approx!(linear_to_srgb(srgb_to_linear(c)), c, 1e-12);
     }
 }

@@ -39,8 +39,12 @@ fn length_is_the_sum_of_segments() {
     let pts = irregular();
     let path = ArcLengthPath::new(&pts).unwrap();
     let want: f32 = pts.windows(2).map(|w| w[0].distance(w[1])).sum();
-    assert!((path.length() - want).abs() < 1e-5);
-    assert!((path.length() - (5.0 + 0.1 + 0.05 + 0.111_803_4 + 3.9 + 5.161_395)).abs() < 1e-4);
+    assert_approx!(path.length(), want, 1e-5);
+    assert_approx!(
+        path.length(),
+        5.0 + 0.1 + 0.05 + 0.111_803_4 + 3.9 + 5.161_395,
+        1e-4
+    );
 }
 
 #[test]
@@ -58,11 +62,7 @@ fn equal_times_give_equal_distances_on_an_irregular_polyline() {
     }
     let step = path.length() / 40.0;
     for w in along.windows(2) {
-        assert!(
-            (w[1] - w[0] - step).abs() < 1e-4,
-            "{} vs {step}",
-            w[1] - w[0]
-        );
+        assert_approx!(w[1] - w[0], step, 1e-4, "{} vs {step}", w[1] - w[0]);
     }
     // Indexing vertices instead would be wildly uneven: one segment per 1/7 of the time.
     let naive = |f: f32| {
@@ -82,8 +82,8 @@ fn sampling_by_distance_interpolates_and_clamps() {
     assert_eq!(path.sample_at_distance(2.5), Vec2::new(2.5, 0.0));
     assert_eq!(path.sample_at_distance(-3.0), Vec2::ZERO);
     assert_eq!(path.sample_at_distance(f32::NAN), Vec2::ZERO);
-    assert!((path.sample_at_distance(1e6) - Vec2::new(1.0, 7.0)).length() < 1e-6);
-    assert!((path.sample_at_fraction(1.0) - Vec2::new(1.0, 7.0)).length() < 1e-5);
+    assert_approx!(path.sample_at_distance(1e6), Vec2::new(1.0, 7.0), 1e-6);
+    assert_approx!(path.sample_at_fraction(1.0), Vec2::new(1.0, 7.0), 1e-5);
     assert_eq!(path.segment_at_distance(2.5), 0);
     assert_eq!(path.segment_at_distance(7.0), 5);
 }
@@ -92,7 +92,7 @@ fn sampling_by_distance_interpolates_and_clamps() {
 fn three_dimensional_and_degenerate_paths() {
     let path = ArcLengthPath::new(&[Vec3::ZERO, Vec3::new(0.0, 3.0, 4.0)]).unwrap();
     assert_eq!(path.length(), 5.0);
-    assert!((path.sample_at_fraction(0.5) - Vec3::new(0.0, 1.5, 2.0)).length() < 1e-6);
+    assert_approx!(path.sample_at_fraction(0.5), Vec3::new(0.0, 1.5, 2.0), 1e-6);
 
     let single = ArcLengthPath::new(&[Vec2::ONE]).unwrap();
     assert_eq!(single.length(), 0.0);

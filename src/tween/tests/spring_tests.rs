@@ -43,11 +43,7 @@ fn settle_time_is_the_first_time_the_rule_holds_and_it_keeps_holding() {
     // spring(180,22) (damping ratio 0.82) settles in 0.9367 s, as an independent f64
     // bisection on the same energy rule gives.
     let s = Spring::new(180.0, 22.0).unwrap();
-    assert!(
-        (s.settle_time() - 0.936_729).abs() < 1e-5,
-        "{}",
-        s.settle_time()
-    );
+    assert_approx!(s.settle_time(), 0.936_729, 1e-5, "{}", s.settle_time());
 }
 
 #[test]
@@ -75,7 +71,7 @@ fn easing_form_maps_t_onto_settle_time() {
     let e = Easing::Spring(s);
     let t = 0.3;
     let want = 1.0 + s.step(-1.0, 0.0, t * s.settle_time()).0;
-    assert!((e.eval64(t) - want).abs() < 1e-12);
+    assert_approx!(e.eval64(t), want, 1e-12);
     assert!((e.eval64(0.999_999) - 1.0).abs() <= SETTLE_EPS);
 }
 
@@ -118,7 +114,7 @@ fn spring_track_is_continuous_under_retarget() {
     assert_eq!(a.value("x").unwrap(), before.as_slice());
     let v_after = a.velocity("x").unwrap();
     for i in 0..2 {
-        assert!((v_before[i] - v_after[i]).abs() < 1e-6);
+        assert_approx!(v_before[i], v_after[i], 1e-6);
     }
     // The first step after the retarget moves at that velocity.
     let h = 1e-4;
@@ -126,8 +122,10 @@ fn spring_track_is_continuous_under_retarget() {
     let now = a.value("x").unwrap();
     for i in 0..2 {
         let fd = (now[i] - before[i]) / h;
-        assert!(
-            (fd - v_before[i]).abs() < 0.05 * v_before[i].abs().max(1.0),
+        assert_approx!(
+            fd,
+            v_before[i],
+            0.05 * v_before[i].abs().max(1.0),
             "{fd} vs {}",
             v_before[i]
         );

@@ -18,7 +18,7 @@ fn sequence_and_parallel_start_in_order() {
         ]),
         Timeline::tween("c", &[1.0], 1.0, lin()),
     ]);
-    assert!((tl.duration() - 1.25).abs() < 1e-6);
+    assert_approx!(tl.duration(), 1.25, 1e-6);
     let starts: Vec<(f32, &str)> = tl
         .flatten()
         .iter()
@@ -70,7 +70,7 @@ fn steps_start_at_their_exact_offset_between_frames() {
         a.tick(0.1);
     }
     // 0.8 s - 0.75 s = 0.05 s into a 0.5 s tween.
-    assert!((a.scalar("b").unwrap() - 0.1).abs() < 1e-5);
+    assert_approx!(a.scalar("b").unwrap(), 0.1, 1e-5);
 }
 
 #[test]
@@ -83,11 +83,11 @@ fn sequence_continues_from_where_the_previous_step_ended() {
     ]))
     .unwrap();
     a.tick(0.1);
-    assert!((a.scalar("x").unwrap() - 0.5).abs() < 1e-5);
+    assert_approx!(a.scalar("x").unwrap(), 0.5, 1e-5);
     a.tick(0.1);
     a.tick(0.1);
     // 0.1 s into the second step: from 1 toward -1.
-    assert!((a.scalar("x").unwrap() - 0.0).abs() < 1e-5);
+    assert_approx!(a.scalar("x").unwrap(), 0.0, 1e-5);
     while a.tick(0.1) {}
     assert_eq!(a.scalar("x"), Some(-1.0));
     // The first step finished inside the tick that started the second; it is still reported.
@@ -108,7 +108,7 @@ fn stagger_offsets_are_evenly_spaced() {
     let centre = stagger_offsets(5, 0.1, StaggerFrom::Center);
     let want = [0.2, 0.1, 0.0, 0.1, 0.2];
     for (g, w) in centre.iter().zip(want) {
-        assert!((g - w).abs() < 1e-6);
+        assert_approx!(*g, w, 1e-6);
     }
     assert_eq!(
         stagger_offsets(3, -1.0, StaggerFrom::First),
@@ -132,7 +132,7 @@ fn stagger_runs_each_channel_after_its_offset() {
     let values: Vec<f32> = keys.iter().map(|k| a.scalar(k.as_str()).unwrap()).collect();
     let want = [0.75, 0.25, 0.0, 0.0];
     for (g, w) in values.iter().zip(want) {
-        assert!((g - w).abs() < 1e-5, "{values:?}");
+        assert_approx!(*g, w, 1e-5, "{values:?}");
     }
     // Total (n - 1)·each + duration = 0.5 s.
     for _ in 0..3 {

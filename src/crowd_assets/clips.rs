@@ -10,7 +10,7 @@ use glam::{Quat, Vec3};
 use crate::anim::player::sample_clip;
 use crate::anim::ScenePose;
 use crate::asset::{AnimationClipAsset, Interpolation, NodeChannelAsset, SceneAsset, Track};
-use crate::crowd::anim::ClipKind;
+use crate::clip_kind::ClipKind;
 
 /// Clip names tried for each activity when the level does not name one, in order.
 pub fn default_names(kind: ClipKind) -> &'static [&'static str] {
@@ -22,19 +22,6 @@ pub fn default_names(kind: ClipKind) -> &'static [&'static str] {
         ClipKind::Sit => &["SitDown", "Sit", "Sitting", "sit"],
         ClipKind::Talk => &["Talk", "talk", "Talking"],
         ClipKind::LookAround => &["LookAround", "Look_Around", "Survey"],
-    }
-}
-
-/// The name a level uses for an activity (`clips: {"walk": "Walking"}`).
-pub fn kind_key(kind: ClipKind) -> &'static str {
-    match kind {
-        ClipKind::Idle => "idle",
-        ClipKind::Walk => "walk",
-        ClipKind::Run => "run",
-        ClipKind::Wave => "wave",
-        ClipKind::Sit => "sit",
-        ClipKind::Talk => "talk",
-        ClipKind::LookAround => "look_around",
     }
 }
 

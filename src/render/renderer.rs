@@ -1,4 +1,6 @@
-//! The plaza passes: patterned ground, lit static scenery, instanced crowd markers.
+//! The main renderer: the sun's shadow pass and the main pass, each drawing the patterned
+//! ground, lit static scenery and instanced stand-in markers, then every `WorldLayer` (the
+//! crowd, the hero) into the same passes.
 
 use glam::{Mat4, Vec2, Vec3};
 use macroquad::miniquad::{
@@ -202,6 +204,371 @@ pub struct Renderer {
 
 impl Renderer {
     pub fn new(ctx: &mut dyn RenderingBackend) -> Result<Self, String> {
+        let p = ScenePipelines::new(ctx)?;
+        let (shadow_map, shadow_pass) = new_shadow_target(ctx);
+        let markers = new_marker_lods(ctx, shadow_map);
+        Ok(Renderer {
+            lit_pipeline: p.lit,
+            marker_pipeline: p.marker,
+            marker_naive_pipeline: p.marker_naive,
+            ground_pipeline: p.ground,
+            ground: None,
+            scenery: None,
+            scenery_version: None,
+            markers,
+            shadow_pass,
+            shadow_map,
+            depth_static_pipeline: p.depth_static,
+            depth_marker_pipeline: p.depth_marker,
+            depth_marker_naive_pipeline: p.depth_marker_naive,
+        })
+    }
+
+    /// Rebuild the static buffers when the level's scenery changed (start-up, hot reload).
+    pub fn sync_scenery(
+        &mut self,
+        ctx: &mut dyn RenderingBackend,
+        version: u64,
+        bounds: &Bounds,
+        mesh: impl FnOnce() -> ColoredMesh,
+    ) {
+        if self.scenery_version == Some(version) {
+            return;
+        }
+        for old in [self.scenery.take(), self.ground.take()]
+            .into_iter()
+            .flatten()
+        {
+            for b in old.bindings.vertex_buffers {
+                ctx.delete_buffer(b);
+            }
+            ctx.delete_buffer(old.bindings.index_buffer);
+        }
+        let mesh = mesh();
+        if !mesh.indices.is_empty() {
+            self.scenery = Some(upload_mesh(ctx, &mesh, self.shadow_map));
+        }
+        self.ground = Some(upload_ground(ctx, bounds, self.shadow_map));
+        self.scenery_version = Some(version);
+    }
+
+    /// The sun's shadow map, for layers that sample it.
+    pub fn shadow_map(&self) -> TextureId {
+        self.shadow_map
+    }
+
+    /// Draws the 3D world: the sun's shadow map, then the default framebuffer (colour already
+    /// cleared to the sky).
+    pub fn draw(
+        &mut self,
+        ctx: &mut dyn RenderingBackend,
+        params: &FrameParams,
+        marker_instances: &[Vec<f32>; 3],
+        layers: &mut [&mut dyn WorldLayer],
+    ) -> RenderStats {
+        let mut stats = RenderStats::default();
+        let marker_count = self.upload_marker_instances(ctx, marker_instances, &mut stats);
+        let light = scene_light(params);
+        if params.shadows {
+            self.draw_shadow_pass(
+                ctx,
+                params,
+                &light.shadow,
+                marker_instances,
+                layers,
+                &mut stats,
+            );
+        }
+
+        ctx.begin_default_pass(PassAction::Clear {
+            color: None,
+            depth: Some(1.0),
+            stencil: None,
+        });
+        self.draw_ground(ctx, params, light, &mut stats);
+        self.draw_lit_world(ctx, params, light, marker_instances, &mut stats);
+        stats.marker_instances = marker_count as u32;
+        let info = self.main_pass_info(params, &light);
+        for layer in layers.iter_mut() {
+            layer.draw_main(ctx, &info, &mut stats);
+        }
+        ctx.end_render_pass();
+        stats
+    }
+
+    /// Uploads each marker level's instances; returns how many markers there are in all.
+    fn upload_marker_instances(
+        &mut self,
+        ctx: &mut dyn RenderingBackend,
+        marker_instances: &[Vec<f32>; 3],
+        stats: &mut RenderStats,
+    ) -> usize {
+        let mut marker_count = 0;
+        for (lod, data) in marker_instances.iter().enumerate() {
+            let count = data.len() / MARKER_FLOATS;
+            marker_count += count;
+            stats.instances_per_lod[lod] = count as u32;
+            if count > 0 {
+                self.upload_markers(ctx, lod, data, count);
+            }
+        }
+        marker_count
+    }
+
+    /// The sun's depth pass: scenery, markers, then each layer's shadow casters.
+    fn draw_shadow_pass(
+        &mut self,
+        ctx: &mut dyn RenderingBackend,
+        params: &FrameParams,
+        shadow: &ShadowUniforms,
+        marker_instances: &[Vec<f32>; 3],
+        layers: &mut [&mut dyn WorldLayer],
+        stats: &mut RenderStats,
+    ) {
+        ctx.begin_pass(
+            Some(self.shadow_pass),
+            PassAction::Clear {
+                color: None,
+                depth: Some(1.0),
+                stencil: None,
+            },
+        );
+        let size = SHADOW_MAP_SIZE as i32;
+        ctx.apply_viewport(0, 0, size, size);
+        ctx.apply_scissor_rect(0, 0, size, size);
+        let depth = PlacementUniforms {
+            view_proj: shadow.light_view_proj,
+            instanced: 0.0,
+            single_place: [0.0; 4],
+            single_tint: [0.0; 3],
+        };
+        if let Some(scenery) = &self.scenery {
+            ctx.apply_pipeline(&self.depth_static_pipeline);
+            ctx.apply_bindings(&scenery.bindings);
+            apply_uniforms(ctx, &depth, stats);
+            ctx.draw(0, scenery.index_count, 1);
+            stats.draw_calls += 1;
+            stats.triangles += scenery.triangles;
+        }
+        let pipelines = [
+            &self.depth_marker_pipeline,
+            &self.depth_marker_naive_pipeline,
+        ];
+        self.draw_markers(
+            ctx,
+            params.marker_path,
+            pipelines,
+            marker_instances,
+            stats,
+            |p| p,
+            depth,
+        );
+        for layer in layers.iter_mut() {
+            layer.draw_shadow(ctx, params.light_view_proj, stats);
+        }
+        ctx.end_render_pass();
+    }
+
+    /// The patterned ground, in the main pass.
+    fn draw_ground(
+        &self,
+        ctx: &mut dyn RenderingBackend,
+        params: &FrameParams,
+        light: SceneLight,
+        stats: &mut RenderStats,
+    ) {
+        let Some(ground) = &self.ground else {
+            return;
+        };
+        let b = params.bounds;
+        let g = params.ground;
+        ctx.apply_pipeline(&self.ground_pipeline);
+        ctx.apply_bindings(&ground.bindings);
+        apply_uniforms(
+            ctx,
+            &GroundUniforms {
+                view_proj: params.view_proj.to_cols_array(),
+                light,
+                bounds: [b.min.x, b.min.y, b.max.x, b.max.y],
+                tile_size: g.tile_size,
+                color_a: g.color_a.to_array(),
+                color_b: g.color_b.to_array(),
+            },
+            stats,
+        );
+        ctx.draw(0, ground.index_count, 1);
+        stats.draw_calls += 1;
+        stats.triangles += ground.triangles;
+    }
+
+    /// The lit static scenery and the stand-in markers, in the main pass.
+    fn draw_lit_world(
+        &self,
+        ctx: &mut dyn RenderingBackend,
+        params: &FrameParams,
+        light: SceneLight,
+        marker_instances: &[Vec<f32>; 3],
+        stats: &mut RenderStats,
+    ) {
+        let lit = LitUniforms {
+            placement: PlacementUniforms {
+                view_proj: params.view_proj.to_cols_array(),
+                instanced: 0.0,
+                single_place: [0.0; 4],
+                single_tint: [0.0; 3],
+            },
+            light,
+        };
+        if let Some(scenery) = &self.scenery {
+            ctx.apply_pipeline(&self.lit_pipeline);
+            ctx.apply_bindings(&scenery.bindings);
+            apply_uniforms(ctx, &lit, stats);
+            ctx.draw(0, scenery.index_count, 1);
+            stats.draw_calls += 1;
+            stats.triangles += scenery.triangles;
+        }
+        let pipelines = [&self.marker_pipeline, &self.marker_naive_pipeline];
+        let with_placement = |placement| LitUniforms { placement, ..lit };
+        self.draw_markers(
+            ctx,
+            params.marker_path,
+            pipelines,
+            marker_instances,
+            stats,
+            with_placement,
+            lit.placement,
+        );
+    }
+
+    /// What the layers need to draw into the main pass.
+    fn main_pass_info(&self, params: &FrameParams, light: &SceneLight) -> MainPassInfo {
+        let l = params.lighting;
+        MainPassInfo {
+            view_proj: params.view_proj,
+            eye: params.eye,
+            sun_dir: Vec3::from_array(light.sun_dir),
+            sun_color: Vec3::from_array(light.sun_color),
+            ambient: l.ambient,
+            sky_color: l.sky_color,
+            fog_distance: params.fog_distance,
+            light_view_proj: params.light_view_proj,
+            shadows_on: params.shadows,
+            shadow_map: self.shadow_map,
+            shadow_texel: light.shadow.shadow_texel,
+            screen_size: params.screen_size,
+        }
+    }
+
+    /// Draws the markers of one pass, instanced or one draw each. `uniforms` wraps the placement
+    /// into the pass's full uniform block.
+    #[allow(clippy::too_many_arguments)]
+    fn draw_markers<U>(
+        &self,
+        ctx: &mut dyn RenderingBackend,
+        path: MarkerPath,
+        pipelines: [&Pipeline; 2],
+        data: &[Vec<f32>; 3],
+        stats: &mut RenderStats,
+        uniforms: impl Fn(PlacementUniforms) -> U,
+        base: PlacementUniforms,
+    ) {
+        for (lod, data) in data.iter().enumerate() {
+            self.draw_marker_lod(ctx, path, pipelines, lod, data, stats, &uniforms, base);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn draw_marker_lod<U>(
+        &self,
+        ctx: &mut dyn RenderingBackend,
+        path: MarkerPath,
+        [instanced, naive]: [&Pipeline; 2],
+        lod: usize,
+        data: &[f32],
+        stats: &mut RenderStats,
+        uniforms: &impl Fn(PlacementUniforms) -> U,
+        base: PlacementUniforms,
+    ) {
+        let count = data.len() / MARKER_FLOATS;
+        let Some(marker) = self.markers.get(lod) else {
+            return;
+        };
+        if count == 0 {
+            return;
+        }
+        let mesh = &marker.mesh;
+        match path {
+            MarkerPath::Instanced => {
+                ctx.apply_pipeline(instanced);
+                ctx.apply_bindings(&mesh.bindings);
+                let u = uniforms(PlacementUniforms {
+                    instanced: 1.0,
+                    ..base
+                });
+                apply_uniforms(ctx, &u, stats);
+                ctx.draw(0, mesh.index_count, count as i32);
+                stats.draw_calls += 1;
+            }
+            MarkerPath::PerAgent => {
+                ctx.apply_pipeline(naive);
+                ctx.apply_bindings(&mesh.bindings);
+                for m in data.chunks_exact(MARKER_FLOATS) {
+                    let u = uniforms(PlacementUniforms {
+                        instanced: 2.0,
+                        single_place: [m[0], m[1], m[2], m[3]],
+                        single_tint: [m[4], m[5], m[6]],
+                        ..base
+                    });
+                    apply_uniforms(ctx, &u, stats);
+                    ctx.draw(0, mesh.index_count, 1);
+                }
+                stats.draw_calls += count as u32;
+            }
+        }
+        stats.triangles += mesh.triangles * count as u64;
+    }
+
+    fn upload_markers(
+        &mut self,
+        ctx: &mut dyn RenderingBackend,
+        lod: usize,
+        data: &[f32],
+        count: usize,
+    ) {
+        let Some(marker) = self.markers.get_mut(lod) else {
+            return;
+        };
+        if count > marker.capacity {
+            // Grow geometrically so a growing crowd reallocates only a few times.
+            let capacity = count.next_power_of_two();
+            ctx.delete_buffer(marker.instances);
+            marker.instances = ctx.new_buffer(
+                BufferType::VertexBuffer,
+                BufferUsage::Stream,
+                BufferSource::empty::<f32>(capacity * MARKER_FLOATS),
+            );
+            marker.capacity = capacity;
+            if let Some(slot) = marker.mesh.bindings.vertex_buffers.get_mut(2) {
+                *slot = marker.instances;
+            }
+        }
+        ctx.buffer_update(marker.instances, BufferSource::slice(data));
+    }
+}
+
+/// The scene's shaders compiled into every pipeline the ground, scenery and markers use.
+struct ScenePipelines {
+    lit: Pipeline,
+    marker: Pipeline,
+    marker_naive: Pipeline,
+    ground: Pipeline,
+    depth_static: Pipeline,
+    depth_marker: Pipeline,
+    depth_marker_naive: Pipeline,
+}
+
+impl ScenePipelines {
+    fn new(ctx: &mut dyn RenderingBackend) -> Result<Self, String> {
         let mut lit_uniforms = marker_placement_uniforms();
         lit_uniforms.extend(lighting_uniforms());
         let lit_shader = compile(
@@ -313,347 +680,81 @@ impl Renderer {
             depth_shader,
             depth_params,
         );
-        let shadow_map = ctx.new_render_texture(TextureParams {
-            kind: TextureKind::Texture2D,
-            format: TextureFormat::Depth32,
-            wrap: TextureWrap::Clamp,
-            min_filter: FilterMode::Nearest,
-            mag_filter: FilterMode::Nearest,
-            width: SHADOW_MAP_SIZE,
-            height: SHADOW_MAP_SIZE,
-            ..Default::default()
-        });
-        let shadow_pass = ctx.new_render_pass_mrt(&[], None, Some(shadow_map));
-
-        let markers = [10, 6, 0]
-            .into_iter()
-            .map(|detail| {
-                let (mesh_data, tint_mask) = marker_mesh(detail);
-                let capacity = 1024;
-                let instances = ctx.new_buffer(
-                    BufferType::VertexBuffer,
-                    BufferUsage::Stream,
-                    BufferSource::empty::<f32>(capacity * MARKER_FLOATS),
-                );
-                let mask_buffer = ctx.new_buffer(
-                    BufferType::VertexBuffer,
-                    BufferUsage::Immutable,
-                    BufferSource::slice(&tint_mask),
-                );
-                let mut mesh = upload_mesh(ctx, &mesh_data, shadow_map);
-                mesh.bindings.vertex_buffers.push(mask_buffer);
-                mesh.bindings.vertex_buffers.push(instances);
-                MarkerLod {
-                    mesh,
-                    instances,
-                    capacity,
-                }
-            })
-            .collect();
-
-        Ok(Renderer {
-            lit_pipeline,
-            marker_pipeline,
-            marker_naive_pipeline,
-            ground_pipeline,
-            ground: None,
-            scenery: None,
-            scenery_version: None,
-            markers,
-            shadow_pass,
-            shadow_map,
-            depth_static_pipeline,
-            depth_marker_pipeline,
-            depth_marker_naive_pipeline,
+        Ok(ScenePipelines {
+            lit: lit_pipeline,
+            marker: marker_pipeline,
+            marker_naive: marker_naive_pipeline,
+            ground: ground_pipeline,
+            depth_static: depth_static_pipeline,
+            depth_marker: depth_marker_pipeline,
+            depth_marker_naive: depth_marker_naive_pipeline,
         })
     }
+}
 
-    /// Rebuild the static buffers when the level's scenery changed (start-up, hot reload).
-    pub fn sync_scenery(
-        &mut self,
-        ctx: &mut dyn RenderingBackend,
-        version: u64,
-        bounds: &Bounds,
-        mesh: impl FnOnce() -> ColoredMesh,
-    ) {
-        if self.scenery_version == Some(version) {
-            return;
-        }
-        for old in [self.scenery.take(), self.ground.take()]
-            .into_iter()
-            .flatten()
-        {
-            for b in old.bindings.vertex_buffers {
-                ctx.delete_buffer(b);
-            }
-            ctx.delete_buffer(old.bindings.index_buffer);
-        }
-        let mesh = mesh();
-        if !mesh.indices.is_empty() {
-            self.scenery = Some(upload_mesh(ctx, &mesh, self.shadow_map));
-        }
-        self.ground = Some(upload_ground(ctx, bounds, self.shadow_map));
-        self.scenery_version = Some(version);
-    }
+/// The sun's depth texture and the pass that renders into it.
+fn new_shadow_target(ctx: &mut dyn RenderingBackend) -> (TextureId, RenderPass) {
+    let shadow_map = ctx.new_render_texture(TextureParams {
+        kind: TextureKind::Texture2D,
+        format: TextureFormat::Depth32,
+        wrap: TextureWrap::Clamp,
+        min_filter: FilterMode::Nearest,
+        mag_filter: FilterMode::Nearest,
+        width: SHADOW_MAP_SIZE,
+        height: SHADOW_MAP_SIZE,
+        ..Default::default()
+    });
+    let shadow_pass = ctx.new_render_pass_mrt(&[], None, Some(shadow_map));
+    (shadow_map, shadow_pass)
+}
 
-    /// Draws the 3D world: the sun's shadow map, then the default framebuffer (colour already
-    /// cleared to the sky).
-    /// The sun's shadow map, for layers that sample it.
-    pub fn shadow_map(&self) -> TextureId {
-        self.shadow_map
-    }
-
-    pub fn draw(
-        &mut self,
-        ctx: &mut dyn RenderingBackend,
-        params: &FrameParams,
-        marker_instances: &[Vec<f32>; 3],
-        layers: &mut [&mut dyn WorldLayer],
-    ) -> RenderStats {
-        let mut stats = RenderStats::default();
-        let l = params.lighting;
-        let sun_dir = l.sun_direction.try_normalize().unwrap_or(-Vec3::Y);
-        let sun_color = l.sun_color * l.sun_intensity;
-        let mut marker_count = 0;
-        for (lod, data) in marker_instances.iter().enumerate() {
-            let count = data.len() / MARKER_FLOATS;
-            marker_count += count;
-            stats.instances_per_lod[lod] = count as u32;
-            if count > 0 {
-                self.upload_markers(ctx, lod, data, count);
-            }
-        }
-        let shadow = ShadowUniforms {
-            light_view_proj: params.light_view_proj.to_cols_array(),
-            shadows_on: if params.shadows { 1.0 } else { 0.0 },
-            shadow_texel: 1.0 / SHADOW_MAP_SIZE as f32,
-        };
-        let light = SceneLight {
-            sun_dir: sun_dir.to_array(),
-            sun_color: sun_color.to_array(),
-            ambient: l.ambient.to_array(),
-            sky_color: l.sky_color.to_array(),
-            eye: params.eye.to_array(),
-            fog_distance: params.fog_distance,
-            shadow,
-        };
-
-        if params.shadows {
-            ctx.begin_pass(
-                Some(self.shadow_pass),
-                PassAction::Clear {
-                    color: None,
-                    depth: Some(1.0),
-                    stencil: None,
-                },
-            );
-            let size = SHADOW_MAP_SIZE as i32;
-            ctx.apply_viewport(0, 0, size, size);
-            ctx.apply_scissor_rect(0, 0, size, size);
-            let depth = PlacementUniforms {
-                view_proj: shadow.light_view_proj,
-                instanced: 0.0,
-                single_place: [0.0; 4],
-                single_tint: [0.0; 3],
-            };
-            if let Some(scenery) = &self.scenery {
-                ctx.apply_pipeline(&self.depth_static_pipeline);
-                ctx.apply_bindings(&scenery.bindings);
-                apply_uniforms(ctx, &depth, &mut stats);
-                ctx.draw(0, scenery.index_count, 1);
-                stats.draw_calls += 1;
-                stats.triangles += scenery.triangles;
-            }
-            let pipelines = [
-                &self.depth_marker_pipeline,
-                &self.depth_marker_naive_pipeline,
-            ];
-            self.draw_markers(
-                ctx,
-                params.marker_path,
-                pipelines,
-                marker_instances,
-                &mut stats,
-                |p| p,
-                depth,
-            );
-            for layer in layers.iter_mut() {
-                layer.draw_shadow(ctx, params.light_view_proj, &mut stats);
-            }
-            ctx.end_render_pass();
-        }
-
-        ctx.begin_default_pass(PassAction::Clear {
-            color: None,
-            depth: Some(1.0),
-            stencil: None,
-        });
-        if let Some(ground) = &self.ground {
-            let b = params.bounds;
-            let g = params.ground;
-            ctx.apply_pipeline(&self.ground_pipeline);
-            ctx.apply_bindings(&ground.bindings);
-            apply_uniforms(
-                ctx,
-                &GroundUniforms {
-                    view_proj: params.view_proj.to_cols_array(),
-                    light,
-                    bounds: [b.min.x, b.min.y, b.max.x, b.max.y],
-                    tile_size: g.tile_size,
-                    color_a: g.color_a.to_array(),
-                    color_b: g.color_b.to_array(),
-                },
-                &mut stats,
-            );
-            ctx.draw(0, ground.index_count, 1);
-            stats.draw_calls += 1;
-            stats.triangles += ground.triangles;
-        }
-
-        let lit = LitUniforms {
-            placement: PlacementUniforms {
-                view_proj: params.view_proj.to_cols_array(),
-                instanced: 0.0,
-                single_place: [0.0; 4],
-                single_tint: [0.0; 3],
-            },
-            light,
-        };
-        if let Some(scenery) = &self.scenery {
-            ctx.apply_pipeline(&self.lit_pipeline);
-            ctx.apply_bindings(&scenery.bindings);
-            apply_uniforms(ctx, &lit, &mut stats);
-            ctx.draw(0, scenery.index_count, 1);
-            stats.draw_calls += 1;
-            stats.triangles += scenery.triangles;
-        }
-        let pipelines = [&self.marker_pipeline, &self.marker_naive_pipeline];
-        let with_placement = |placement| LitUniforms { placement, ..lit };
-        self.draw_markers(
-            ctx,
-            params.marker_path,
-            pipelines,
-            marker_instances,
-            &mut stats,
-            with_placement,
-            lit.placement,
-        );
-        stats.marker_instances = marker_count as u32;
-        let info = MainPassInfo {
-            view_proj: params.view_proj,
-            eye: params.eye,
-            sun_dir,
-            sun_color,
-            ambient: l.ambient,
-            sky_color: l.sky_color,
-            fog_distance: params.fog_distance,
-            light_view_proj: params.light_view_proj,
-            shadows_on: params.shadows,
-            shadow_map: self.shadow_map,
-            shadow_texel: shadow.shadow_texel,
-            screen_size: params.screen_size,
-        };
-        for layer in layers.iter_mut() {
-            layer.draw_main(ctx, &info, &mut stats);
-        }
-        ctx.end_render_pass();
-        stats
-    }
-
-    /// Draws the markers of one pass, instanced or one draw each. `uniforms` wraps the placement
-    /// into the pass's full uniform block.
-    #[allow(clippy::too_many_arguments)]
-    fn draw_markers<U>(
-        &self,
-        ctx: &mut dyn RenderingBackend,
-        path: MarkerPath,
-        pipelines: [&Pipeline; 2],
-        data: &[Vec<f32>; 3],
-        stats: &mut RenderStats,
-        uniforms: impl Fn(PlacementUniforms) -> U,
-        base: PlacementUniforms,
-    ) {
-        for (lod, data) in data.iter().enumerate() {
-            self.draw_marker_lod(ctx, path, pipelines, lod, data, stats, &uniforms, base);
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn draw_marker_lod<U>(
-        &self,
-        ctx: &mut dyn RenderingBackend,
-        path: MarkerPath,
-        [instanced, naive]: [&Pipeline; 2],
-        lod: usize,
-        data: &[f32],
-        stats: &mut RenderStats,
-        uniforms: &impl Fn(PlacementUniforms) -> U,
-        base: PlacementUniforms,
-    ) {
-        let count = data.len() / MARKER_FLOATS;
-        let Some(marker) = self.markers.get(lod) else {
-            return;
-        };
-        if count == 0 {
-            return;
-        }
-        let mesh = &marker.mesh;
-        match path {
-            MarkerPath::Instanced => {
-                ctx.apply_pipeline(instanced);
-                ctx.apply_bindings(&mesh.bindings);
-                let u = uniforms(PlacementUniforms {
-                    instanced: 1.0,
-                    ..base
-                });
-                apply_uniforms(ctx, &u, stats);
-                ctx.draw(0, mesh.index_count, count as i32);
-                stats.draw_calls += 1;
-            }
-            MarkerPath::PerAgent => {
-                ctx.apply_pipeline(naive);
-                ctx.apply_bindings(&mesh.bindings);
-                for m in data.chunks_exact(MARKER_FLOATS) {
-                    let u = uniforms(PlacementUniforms {
-                        instanced: 2.0,
-                        single_place: [m[0], m[1], m[2], m[3]],
-                        single_tint: [m[4], m[5], m[6]],
-                        ..base
-                    });
-                    apply_uniforms(ctx, &u, stats);
-                    ctx.draw(0, mesh.index_count, 1);
-                }
-                stats.draw_calls += count as u32;
-            }
-        }
-        stats.triangles += mesh.triangles * count as u64;
-    }
-
-    fn upload_markers(
-        &mut self,
-        ctx: &mut dyn RenderingBackend,
-        lod: usize,
-        data: &[f32],
-        count: usize,
-    ) {
-        let Some(marker) = self.markers.get_mut(lod) else {
-            return;
-        };
-        if count > marker.capacity {
-            // Grow geometrically so a growing crowd reallocates only a few times.
-            let capacity = count.next_power_of_two();
-            ctx.delete_buffer(marker.instances);
-            marker.instances = ctx.new_buffer(
+/// The stand-in marker meshes at three levels of detail, each with a growable instance buffer.
+fn new_marker_lods(ctx: &mut dyn RenderingBackend, shadow_map: TextureId) -> Vec<MarkerLod> {
+    [10, 6, 0]
+        .into_iter()
+        .map(|detail| {
+            let (mesh_data, tint_mask) = marker_mesh(detail);
+            let capacity = 1024;
+            let instances = ctx.new_buffer(
                 BufferType::VertexBuffer,
                 BufferUsage::Stream,
                 BufferSource::empty::<f32>(capacity * MARKER_FLOATS),
             );
-            marker.capacity = capacity;
-            if let Some(slot) = marker.mesh.bindings.vertex_buffers.get_mut(2) {
-                *slot = marker.instances;
+            let mask_buffer = ctx.new_buffer(
+                BufferType::VertexBuffer,
+                BufferUsage::Immutable,
+                BufferSource::slice(&tint_mask),
+            );
+            let mut mesh = upload_mesh(ctx, &mesh_data, shadow_map);
+            mesh.bindings.vertex_buffers.push(mask_buffer);
+            mesh.bindings.vertex_buffers.push(instances);
+            MarkerLod {
+                mesh,
+                instances,
+                capacity,
             }
-        }
-        ctx.buffer_update(marker.instances, BufferSource::slice(data));
+        })
+        .collect()
+}
+
+/// The sun, sky and shadow uniforms every lit shader of a frame shares.
+fn scene_light(params: &FrameParams) -> SceneLight {
+    let l = params.lighting;
+    let sun_dir = l.sun_direction.try_normalize().unwrap_or(-Vec3::Y);
+    let sun_color = l.sun_color * l.sun_intensity;
+    let shadow = ShadowUniforms {
+        light_view_proj: params.light_view_proj.to_cols_array(),
+        shadows_on: if params.shadows { 1.0 } else { 0.0 },
+        shadow_texel: 1.0 / SHADOW_MAP_SIZE as f32,
+    };
+    SceneLight {
+        sun_dir: sun_dir.to_array(),
+        sun_color: sun_color.to_array(),
+        ambient: l.ambient.to_array(),
+        sky_color: l.sky_color.to_array(),
+        eye: params.eye.to_array(),
+        fog_distance: params.fog_distance,
+        shadow,
     }
 }
 

@@ -1,4 +1,5 @@
-//! The crowd's vertex animation texture (seed 002): the mid and far meshes skinned on the CPU at
+//! The crowd's runtime vertex animation texture (seed 002), built in memory at load (the offline
+//! `throng bake` tool is `tools/vat/`): the mid and far meshes skinned on the CPU at
 //! every row of the animation-matrix texture, so the GPU reads a finished vertex instead of
 //! blending joint matrices. The instance blocks stay the same: an instance's frame position
 //! ("animation row + fraction") addresses the VAT as well.
@@ -14,7 +15,7 @@
 use glam::{Vec3, Vec4};
 
 use super::mesh::FigureMesh;
-use super::CrowdCast;
+use super::CrowdAssets;
 
 /// Which levels of detail (near, mid, far) the VAT path bakes: the near figures keep their
 /// four-influence matrix skinning (a close viewer sees the blend; the near mesh is also 6x the
@@ -74,14 +75,14 @@ pub fn unpack_normal(w: f32) -> Vec3 {
 impl CrowdVat {
     /// Bakes the levels of detail in `lods` of every submesh over the animation rows of every
     /// body that wears it. `max_side` is the GPU's texture size limit.
-    pub fn bake(cast: &CrowdCast, lods: [bool; 3], max_side: u32) -> Result<CrowdVat, String> {
+    pub fn bake(assets: &CrowdAssets, lods: [bool; 3], max_side: u32) -> Result<CrowdVat, String> {
         let width = VAT_WIDTH.min(max_side).max(1);
-        let tex = &cast.texture;
-        let mut meshes: Vec<[Option<VatMesh>; 3]> = vec![[None; 3]; cast.submeshes.len()];
+        let tex = &assets.texture;
+        let mut meshes: Vec<[Option<VatMesh>; 3]> = vec![[None; 3]; assets.submeshes.len()];
         let mut texels: u64 = 0;
         let mut plan = Vec::new();
-        for (s, submesh) in cast.submeshes.iter().enumerate() {
-            let Some((lo, hi)) = rows_worn(cast, s) else {
+        for (s, submesh) in assets.submeshes.iter().enumerate() {
+            let Some((lo, hi)) = rows_worn(assets, s) else {
                 continue;
             };
             for (lod, mesh) in submesh.lods.iter().enumerate() {
@@ -135,7 +136,7 @@ impl CrowdVat {
             rows: rows.max(1),
             data,
             meshes,
-            clip_seconds: baked_clip_seconds(cast),
+            clip_seconds: baked_clip_seconds(assets),
         })
     }
 
@@ -203,8 +204,9 @@ fn skin_vertex(mesh: &FigureMesh, v: usize, palette: &[[Vec4; 3]]) -> (Vec3, Vec
 
 /// The animation rows of every body that wears submesh `s` (as its body, a prop or an
 /// attachment).
-fn rows_worn(cast: &CrowdCast, s: usize) -> Option<(u32, u32)> {
-    cast.bodies
+fn rows_worn(assets: &CrowdAssets, s: usize) -> Option<(u32, u32)> {
+    assets
+        .bodies
         .iter()
         .filter(|b| b.wears(s))
         .flat_map(|b| b.clips.iter())
@@ -213,9 +215,10 @@ fn rows_worn(cast: &CrowdCast, s: usize) -> Option<(u32, u32)> {
 }
 
 /// Seconds of distinct baked clips (shared bakes counted once).
-fn baked_clip_seconds(cast: &CrowdCast) -> f32 {
+fn baked_clip_seconds(assets: &CrowdAssets) -> f32 {
     let mut seen = std::collections::BTreeSet::new();
-    cast.bodies
+    assets
+        .bodies
         .iter()
         .flat_map(|b| b.clips.iter())
         .filter(|c| seen.insert(c.first_row))

@@ -2,9 +2,9 @@
 //! vertices and joint matrices in the same JSON shape as the reference files, so any other
 //! engine's output can be diffed against ours.
 
-use super::types::*;
 use crate::anim::{apply_morph, AnimationPlayer, MorphStateSet, MorphedPrimitive, ScenePose};
 use crate::anim::{skin_positions, SkinningPaletteSet};
+use crate::asset::types::*;
 use glam::{Mat4, Vec3};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -33,7 +33,7 @@ pub struct InspectArgs {
 }
 
 pub fn run_inspect(args: &InspectArgs) -> Result<String, String> {
-    let scene = super::load_file(&args.model).map_err(|e| e.to_string())?;
+    let scene = crate::asset::load_file(&args.model).map_err(|e| e.to_string())?;
     let posing = args.pose.is_some() || !args.morph.is_empty() || !args.expression.is_empty();
     if posing {
         let clip = match args.pose.as_deref() {

@@ -1,27 +1,28 @@
-//! The crowd cast built from the real plaza level and its Quaternius characters: meshes per
+//! The crowd's render assets (`crowd_assets`) built from the real plaza level and its Quaternius characters: meshes per
 //! level of detail, the baked animation texture against the CPU palette, bounds, props.
 
 use std::path::Path;
 
 use glam::{Vec2, Vec3};
 use throng::anim::anim_texture::TEXELS_PER_JOINT;
-use throng::cast::CrowdCast;
+use throng::assert_approx;
 use throng::crowd::anim::{AnimState, ClipKind};
+use throng::crowd_assets::CrowdAssets;
 use throng::level::load_level;
 
-fn plaza_cast() -> (throng::level::Level, CrowdCast) {
+fn plaza_assets() -> (throng::level::Level, CrowdAssets) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let level = load_level(&root.join("levels/plaza.ron"), root).expect("plaza loads");
-    let cast = CrowdCast::load(&level, root, "levels/plaza.ron").expect("cast loads");
-    (level, cast)
+    let assets = CrowdAssets::load(&level, root, "levels/plaza.ron").expect("assets loads");
+    (level, assets)
 }
 
 #[test]
 fn every_body_has_three_shrinking_levels_of_detail() {
-    let (level, cast) = plaza_cast();
-    assert_eq!(cast.bodies.len(), level.crowd.models.len());
-    for (b, body) in cast.bodies.iter().enumerate() {
-        let [near, mid, far] = cast.body_triangles(b);
+    let (level, assets) = plaza_assets();
+    assert_eq!(assets.bodies.len(), level.crowd.models.len());
+    for (b, body) in assets.bodies.iter().enumerate() {
+        let [near, mid, far] = assets.body_triangles(b);
         println!(
             "{}: near {near} mid {mid} far {far} tris, radius {:.2} m",
             body.name, body.radius
@@ -30,7 +31,7 @@ fn every_body_has_three_shrinking_levels_of_detail() {
         assert!(mid * 3 < near, "{} mid {mid} vs near {near}", body.name);
         assert!(far * 2 < mid, "{} far {far} vs mid {mid}", body.name);
         assert!(far > 20, "{} far {far}", body.name);
-        let sub = &cast.submeshes[body.submesh];
+        let sub = &assets.submeshes[body.submesh];
         let influences = sub.lods.clone().map(|m| m.map(|m| m.influences));
         assert_eq!(influences, [Some(4), Some(2), Some(1)]);
     }
@@ -52,35 +53,35 @@ fn slot_of(scene: &throng::asset::SceneAsset, name: &str) -> usize {
 
 #[test]
 fn baked_rows_equal_the_cpu_palette_bit_for_bit_at_frame_times() {
-    let (_, mut cast) = plaza_cast();
+    let (_, mut assets) = plaza_assets();
     // Bodies whose bakes coincide share rows: seven bodies, three distinct bakes (the rigs'
     // rest poses differ slightly between some of the Quaternius files).
-    let mut bakes: Vec<u32> = cast.bodies.iter().map(|b| b.clips[0].first_row).collect();
+    let mut bakes: Vec<u32> = assets.bodies.iter().map(|b| b.clips[0].first_row).collect();
     bakes.sort();
     bakes.dedup();
     assert_eq!(bakes.len(), 3, "{bakes:?}");
-    let rows_per_bake: u32 = cast.bodies[0].clips.iter().map(|c| c.frames).sum();
-    assert_eq!(cast.texture.rows, 3 * rows_per_bake);
-    let joints = cast.texture.joints;
-    assert_eq!(cast.texture.width, joints * TEXELS_PER_JOINT);
+    let rows_per_bake: u32 = assets.bodies[0].clips.iter().map(|c| c.frames).sum();
+    assert_eq!(assets.texture.rows, 3 * rows_per_bake);
+    let joints = assets.texture.joints;
+    assert_eq!(assets.texture.width, joints * TEXELS_PER_JOINT);
     let mut scratch = Vec::new();
     let mut cpu = Vec::new();
     for (k, kind) in ClipKind::ALL.into_iter().enumerate() {
-        let rows = cast.bodies[0].clips[k];
+        let rows = assets.bodies[0].clips[k];
         for f in (0..rows.frames).step_by(7) {
             let t = rows.frame_time(f);
-            cast.cpu_palette(0, &AnimState::new(kind, t), &mut scratch, &mut cpu);
+            assets.cpu_palette(0, &AnimState::new(kind, t), &mut scratch, &mut cpu);
             assert_eq!(cpu.len(), joints as usize);
             for (j, m) in cpu.iter().enumerate() {
-                let baked = cast.texture.matrix(rows.first_row + f, j as u32);
+                let baked = assets.texture.matrix(rows.first_row + f, j as u32);
                 assert_eq!(baked, *m, "{kind:?} frame {f} joint {j}");
             }
         }
         // Between frames the shader's interpolation stays close to the exact pose.
         let t = rows.frame_time(1) * 0.5;
-        cast.cpu_palette(0, &AnimState::new(kind, t), &mut scratch, &mut cpu);
+        assets.cpu_palette(0, &AnimState::new(kind, t), &mut scratch, &mut cpu);
         for (j, m) in cpu.iter().enumerate() {
-            let lerped = cast
+            let lerped = assets
                 .texture
                 .blended_matrix(rows.frame_position(t), j as u32);
             let p = Vec3::new(0.3, 2.0, 0.2);
@@ -92,24 +93,24 @@ fn baked_rows_equal_the_cpu_palette_bit_for_bit_at_frame_times() {
 
 #[test]
 fn the_bounding_sphere_holds_every_vertex_of_every_frame() {
-    let (_, cast) = plaza_cast();
-    for body in &cast.bodies {
-        let near = cast.submeshes[body.submesh].lods[0]
+    let (_, assets) = plaza_assets();
+    for body in &assets.bodies {
+        let near = assets.submeshes[body.submesh].lods[0]
             .as_ref()
             .expect("near mesh");
         let props: Vec<_> = body
             .props
             .iter()
             .flatten()
-            .filter_map(|&s| cast.submeshes[s].lods[0].as_ref())
+            .filter_map(|&s| assets.submeshes[s].lods[0].as_ref())
             .collect();
         let centre = Vec3::new(0.0, body.centre_height * body.units_per_metre, 0.0);
         let radius = body.radius * body.units_per_metre;
         let mut worst = 0.0f32;
         for rows in &body.clips {
             for f in (0..rows.frames).step_by(3) {
-                let palette: Vec<_> = (0..cast.texture.joints)
-                    .map(|j| cast.texture.matrix(rows.first_row + f, j))
+                let palette: Vec<_> = (0..assets.texture.joints)
+                    .map(|j| assets.texture.matrix(rows.first_row + f, j))
                     .collect();
                 for mesh in std::iter::once(near).chain(props.iter().copied()) {
                     for v in (0..mesh.vertices.len()).step_by(5) {
@@ -133,13 +134,13 @@ fn the_bounding_sphere_holds_every_vertex_of_every_frame() {
 
 #[test]
 fn the_authored_wave_raises_the_right_hand_above_the_head() {
-    let (_, cast) = plaza_cast();
+    let (_, assets) = plaza_assets();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let scene =
         throng::asset::load_file(&root.join("assets/characters/Casual_Male.gltf")).expect("model");
     let (hand, head) = (slot_of(&scene, "Fist.R"), slot_of(&scene, "Head"));
     let rows_of = |kind: ClipKind| {
-        cast.bodies[0].clips[ClipKind::ALL.iter().position(|&k| k == kind).unwrap()]
+        assets.bodies[0].clips[ClipKind::ALL.iter().position(|&k| k == kind).unwrap()]
     };
     let wave = rows_of(ClipKind::Wave);
     let idle = rows_of(ClipKind::Idle);
@@ -148,7 +149,7 @@ fn the_authored_wave_raises_the_right_hand_above_the_head() {
         joint_position(
             &scene,
             slot,
-            cast.texture.matrix(rows.first_row + f, slot as u32),
+            assets.texture.matrix(rows.first_row + f, slot as u32),
         )
     };
     let mut xs = Vec::new();
@@ -170,25 +171,25 @@ fn the_authored_wave_raises_the_right_hand_above_the_head() {
 
 #[test]
 fn props_sit_on_their_bones() {
-    let (_, cast) = plaza_cast();
-    let body = &cast.bodies[0];
+    let (_, assets) = plaza_assets();
+    let body = &assets.bodies[0];
     assert!(
         body.props.iter().all(Option::is_some),
         "{:?}",
-        cast.warnings
+        assets.warnings
     );
     let idle = body.clips[0];
-    let palette: Vec<_> = (0..cast.texture.joints)
-        .map(|j| cast.texture.matrix(idle.first_row, j))
+    let palette: Vec<_> = (0..assets.texture.joints)
+        .map(|j| assets.texture.matrix(idle.first_row, j))
         .collect();
     let centroid = |sub: usize| {
-        let m = cast.submeshes[sub].lods[0].as_ref().expect("near prop");
+        let m = assets.submeshes[sub].lods[0].as_ref().expect("near prop");
         let sum: Vec3 = (0..m.vertices.len())
             .map(|v| m.skinned_position(v, &palette))
             .sum();
         sum / m.vertices.len() as f32 / body.units_per_metre
     };
-    use throng::cast::props::prop_index;
+    use throng::crowd_assets::props::prop_index;
     use throng::level::PropKind;
     let hat = centroid(body.props[prop_index(PropKind::Hat)].unwrap());
     assert!((1.6..2.0).contains(&hat.y), "hat at {hat}");
@@ -203,10 +204,10 @@ fn props_sit_on_their_bones() {
     assert!(balloon.y > 1.5 && balloon.x > 0.1, "balloon at {balloon}");
     // Phones and bags are too small to draw far away; balloons and hats stay at mid.
     let phone = body.props[prop_index(PropKind::Phone)].unwrap();
-    assert!(cast.submeshes[phone].lods[1].is_none());
+    assert!(assets.submeshes[phone].lods[1].is_none());
     let hat_sub = body.props[prop_index(PropKind::Hat)].unwrap();
-    assert!(cast.submeshes[hat_sub].lods[1].is_some());
-    assert!(cast.submeshes[hat_sub].lods[2].is_none());
+    assert!(assets.submeshes[hat_sub].lods[1].is_some());
+    assert!(assets.submeshes[hat_sub].lods[2].is_none());
 }
 
 #[test]
@@ -218,7 +219,7 @@ fn packing_matches_brute_force_culling_and_decodes_back() {
     };
     use throng::view::frustum::Frustum;
     use throng::view::instances::{unpack_instance, VEC4_PER_INSTANCE};
-    let (level, cast) = plaza_cast();
+    let (level, assets) = plaza_assets();
     let crowd = Crowd::from_level(&level, 3000, 7);
     let eye = Vec3::new(0.0, 12.0, 40.0);
     let vp = glam::Mat4::perspective_rh_gl(0.9, 16.0 / 9.0, 0.1, 400.0)
@@ -233,7 +234,7 @@ fn packing_matches_brute_force_culling_and_decodes_back() {
     };
     let mut frame = CrowdFrame::default();
     let mut state = Vec::new();
-    pack_crowd(&opts, &crowd, &cast, |_| 1.0, &mut state, &mut frame);
+    pack_crowd(&opts, &crowd, &assets, |_| 1.0, &mut state, &mut frame);
     let c = frame.counts;
     assert_eq!(c.visible + c.culled + c.beyond, 3000);
     assert_eq!(c.per_lod.iter().sum::<u32>(), c.visible);
@@ -242,12 +243,12 @@ fn packing_matches_brute_force_culling_and_decodes_back() {
     let mut expected_visible = 0;
     let mut bodies_listed = 0;
     for lod in 0..3 {
-        for b in &cast.bodies {
+        for b in &assets.bodies {
             bodies_listed += frame.lists[lod][b.submesh].len() / VEC4_PER_INSTANCE;
         }
     }
     for i in 0..3000 {
-        let body = &cast.bodies[crowd.variant[i].model as usize];
+        let body = &assets.bodies[crowd.variant[i].model as usize];
         let s = person_scale(i);
         let centre = Vec3::new(crowd.pos[i].x, body.centre_height * s, crowd.pos[i].y);
         let in_range = centre.distance(eye) < level.lod.far + level.lod.hysteresis;
@@ -264,7 +265,7 @@ fn packing_matches_brute_force_culling_and_decodes_back() {
     // Every listed block decodes to its person's transform, tint and animation.
     let mut found = 0;
     for lod in 0..3 {
-        for b in &cast.bodies {
+        for b in &assets.bodies {
             for block in frame.lists[lod][b.submesh].chunks(VEC4_PER_INSTANCE) {
                 let inst = unpack_instance(block).expect("five vec4");
                 let p = Vec2::new(inst.world.w_axis.x, inst.world.w_axis.z);
@@ -287,29 +288,29 @@ fn packing_matches_brute_force_culling_and_decodes_back() {
 #[test]
 fn a_model_without_skin_or_with_a_missing_clip_is_refused_by_name() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let (mut level, _) = plaza_cast();
+    let (mut level, _) = plaza_assets();
     level.crowd.models[1].path = "tests/fixtures/models/SimpleMorph.gltf".into();
-    let err = CrowdCast::load(&level, root, "plaza.ron")
+    let err = CrowdAssets::load(&level, root, "plaza.ron")
         .err()
         .expect("refused");
     assert!(
         err.0.contains("crowd.models[1]") && err.0.contains("skin"),
         "{err}"
     );
-    let (mut level, _) = plaza_cast();
+    let (mut level, _) = plaza_assets();
     level.crowd.models[0]
         .clips
         .insert("walk".into(), "Moonwalk".into());
-    let err = CrowdCast::load(&level, root, "plaza.ron")
+    let err = CrowdAssets::load(&level, root, "plaza.ron")
         .err()
         .expect("refused");
     assert!(
         err.0.contains("clips.walk") && err.0.contains("Moonwalk") && err.0.contains("Run"),
         "{err}"
     );
-    let (mut level, _) = plaza_cast();
+    let (mut level, _) = plaza_assets();
     level.crowd.models[0].tint_materials = Some(vec!["Cape".into()]);
-    let err = CrowdCast::load(&level, root, "plaza.ron")
+    let err = CrowdAssets::load(&level, root, "plaza.ron")
         .err()
         .expect("refused");
     assert!(
@@ -321,26 +322,29 @@ fn a_model_without_skin_or_with_a_missing_clip_is_refused_by_name() {
 #[test]
 fn the_fox_joins_as_a_crowd_body_with_its_own_clips() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let (mut level, _) = plaza_cast();
+    let (mut level, _) = plaza_assets();
     level.crowd.models[6].path = "tests/fixtures/models/Fox.glb".into();
     level.crowd.models[6].height = 0.6;
-    let cast = CrowdCast::load(&level, root, "plaza.ron").expect("fox loads");
-    let fox = &cast.bodies[6];
+    let assets = CrowdAssets::load(&level, root, "plaza.ron").expect("fox loads");
+    let fox = &assets.bodies[6];
     // Fox has Survey (idle), Walk and Run; it cannot hold props and says so.
     assert!(
-        cast.warnings.iter().any(|w| w.contains("no bone to hold")),
+        assets
+            .warnings
+            .iter()
+            .any(|w| w.contains("no bone to hold")),
         "{:?}",
-        cast.warnings
+        assets.warnings
     );
     assert!(fox.radius > 0.3 && fox.radius < 2.0, "{}", fox.radius);
-    assert_ne!(fox.clips[1].first_row, cast.bodies[0].clips[1].first_row);
+    assert_ne!(fox.clips[1].first_row, assets.bodies[0].clips[1].first_row);
 }
 
 #[test]
 fn the_crowd_vat_holds_the_skinned_mid_and_far_meshes_of_every_row() {
-    use throng::cast::vat::{CrowdVat, VAT_LODS};
-    let (_, mut cast) = plaza_cast();
-    let vat = CrowdVat::bake(&cast, VAT_LODS, 16384).expect("bakes");
+    use throng::crowd_assets::vat_runtime::{CrowdVat, VAT_LODS};
+    let (_, mut assets) = plaza_assets();
+    let vat = CrowdVat::bake(&assets, VAT_LODS, 16384).expect("bakes");
     let mb = vat.bytes() as f64 / 1e6;
     println!(
         "VAT {}x{} texels, {mb:.1} MB for {:.1} clip-seconds ({:.2} MB per clip-second); \
@@ -349,22 +353,22 @@ fn the_crowd_vat_holds_the_skinned_mid_and_far_meshes_of_every_row() {
         vat.rows,
         vat.clip_seconds,
         mb / vat.clip_seconds as f64,
-        cast.texture.bytes() as f64 / 1e6
+        assets.texture.bytes() as f64 / 1e6
     );
     assert!(vat.data.iter().all(|x| x.is_finite()));
     let mut scratch = Vec::new();
     let mut palette = Vec::new();
-    for (b, body) in cast.bodies.clone().iter().enumerate() {
+    for (b, body) in assets.bodies.clone().iter().enumerate() {
         let sub = body.submesh;
         assert!(vat.meshes[sub][0].is_none(), "near stays on matrices");
         for lod in [1, 2] {
             let entry = vat.meshes[sub][lod].expect("mid and far baked");
-            let mesh = cast.submeshes[sub].lods[lod].clone().expect("mesh");
+            let mesh = assets.submeshes[sub].lods[lod].clone().expect("mesh");
             assert_eq!(entry.vertices as usize, mesh.vertices.len());
             for (k, kind) in ClipKind::ALL.into_iter().enumerate() {
                 let rows = body.clips[k];
                 for f in (0..rows.frames).step_by(11) {
-                    cast.cpu_palette(
+                    assets.cpu_palette(
                         b,
                         &AnimState::new(kind, rows.frame_time(f)),
                         &mut scratch,
@@ -381,7 +385,7 @@ fn the_crowd_vat_holds_the_skinned_mid_and_far_meshes_of_every_row() {
                             "{} lod {lod} {kind:?} frame {f} vertex {v}: {got} vs {want}",
                             body.name
                         );
-                        assert!((normal.length() - 1.0).abs() < 0.02, "{normal}");
+                        assert_approx!(normal.length(), 1.0, 0.02, "{normal}");
                     }
                 }
             }
@@ -390,7 +394,7 @@ fn the_crowd_vat_holds_the_skinned_mid_and_far_meshes_of_every_row() {
         for prop in body.props.iter().flatten() {
             assert_eq!(
                 vat.meshes[*prop][1].is_some(),
-                cast.submeshes[*prop].lods[1].is_some()
+                assets.submeshes[*prop].lods[1].is_some()
             );
         }
     }
@@ -398,11 +402,11 @@ fn the_crowd_vat_holds_the_skinned_mid_and_far_meshes_of_every_row() {
 
 // --- The KayKit Knight and RobotExpressive on the market level ---
 
-fn market_cast() -> (throng::level::Level, CrowdCast) {
+fn market_assets() -> (throng::level::Level, CrowdAssets) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let level = load_level(&root.join("levels/market.ron"), root).expect("market loads");
-    let cast = CrowdCast::load(&level, root, "levels/market.ron").expect("cast loads");
-    (level, cast)
+    let assets = CrowdAssets::load(&level, root, "levels/market.ron").expect("assets loads");
+    (level, assets)
 }
 
 /// Index of the level's crowd model called `name`.
@@ -415,8 +419,9 @@ fn model_index(level: &throng::level::Level, name: &str) -> usize {
         .expect("the level has this model")
 }
 
-fn body_named<'a>(cast: &'a CrowdCast, name: &str) -> (usize, &'a throng::cast::Body) {
-    cast.bodies
+fn body_named<'a>(assets: &'a CrowdAssets, name: &str) -> (usize, &'a throng::crowd_assets::Body) {
+    assets
+        .bodies
         .iter()
         .enumerate()
         .find(|(_, b)| b.name == name)
@@ -445,13 +450,13 @@ fn node_triangles(scene: &throng::asset::SceneAsset, names: &[&str]) -> usize {
         .sum()
 }
 
-fn palette_at(cast: &CrowdCast, row: u32) -> Vec<glam::Mat4> {
-    (0..cast.texture.joints)
-        .map(|j| cast.texture.matrix(row, j))
+fn palette_at(assets: &CrowdAssets, row: u32) -> Vec<glam::Mat4> {
+    (0..assets.texture.joints)
+        .map(|j| assets.texture.matrix(row, j))
         .collect()
 }
 
-fn walk_rows(body: &throng::cast::Body) -> throng::anim::anim_texture::ClipRows {
+fn walk_rows(body: &throng::crowd_assets::Body) -> throng::anim::anim_texture::ClipRows {
     body.clips[ClipKind::ALL
         .iter()
         .position(|&k| k == ClipKind::Walk)
@@ -460,8 +465,8 @@ fn walk_rows(body: &throng::cast::Body) -> throng::anim::anim_texture::ClipRows 
 
 #[test]
 fn the_knight_wears_one_shield_and_one_sword_chosen_per_person() {
-    let (level, cast) = market_cast();
-    let (_, knight) = body_named(&cast, "knight");
+    let (level, assets) = market_assets();
+    let (_, knight) = body_named(&assets, "knight");
     let scene = load_model("assets/characters/Knight.glb");
     let shields = [
         "Round_Shield",
@@ -480,8 +485,13 @@ fn the_knight_wears_one_shield_and_one_sword_chosen_per_person() {
         .map(|m| scene.meshes[m].primitives[0].triangle_count())
         .sum();
     let worn = node_triangles(&scene, &["Knight_Helmet", "Knight_Cape"]);
-    let [near, mid, far] =
-        cast.body_triangles(cast.bodies.iter().position(|b| b.name == "knight").unwrap());
+    let [near, mid, far] = assets.body_triangles(
+        assets
+            .bodies
+            .iter()
+            .position(|b| b.name == "knight")
+            .unwrap(),
+    );
     println!(
         "knight body: near {near} mid {mid} far {far} tris (skinned {skinned}, helmet+cape {worn})"
     );
@@ -499,7 +509,7 @@ fn the_knight_wears_one_shield_and_one_sword_chosen_per_person() {
     let groups: [&[&str]; 2] = [&shields, &swords];
     for (g, names) in groups.iter().enumerate() {
         for (k, name) in names.iter().enumerate() {
-            let sub = &cast.submeshes[knight.attachments[g][k].expect("an option")];
+            let sub = &assets.submeshes[knight.attachments[g][k].expect("an option")];
             assert!(sub.name.starts_with(name), "{} for {name}", sub.name);
             let lods = sub.lods.clone().map(|m| m.map(|m| m.triangle_count()));
             println!("  {}: {lods:?}", sub.name);
@@ -519,7 +529,7 @@ fn the_knight_wears_one_shield_and_one_sword_chosen_per_person() {
         assert!(worn.len() <= 2);
         assert_eq!(worn, knight.attachments_of(person).collect::<Vec<_>>());
         for (g, options) in knight.attachments.iter().enumerate() {
-            let k = throng::cast::attach::choice(person, g, options.len());
+            let k = throng::crowd_assets::attach::choice(person, g, options.len());
             seen[g][k] += 1;
             assert_eq!(
                 options[k].is_some(),
@@ -542,8 +552,12 @@ fn the_knight_wears_one_shield_and_one_sword_chosen_per_person() {
         show_culled: false,
     };
     let mut frame = CrowdFrame::default();
-    pack_crowd(&opts, &crowd, &cast, |_| 1.0, &mut Vec::new(), &mut frame);
-    let k = cast.bodies.iter().position(|b| b.name == "knight").unwrap();
+    pack_crowd(&opts, &crowd, &assets, |_| 1.0, &mut Vec::new(), &mut frame);
+    let k = assets
+        .bodies
+        .iter()
+        .position(|b| b.name == "knight")
+        .unwrap();
     let knights: Vec<usize> = (0..1500)
         .filter(|&i| crowd.variant[i].model as usize == k)
         .collect();
@@ -569,9 +583,9 @@ fn the_knight_wears_one_shield_and_one_sword_chosen_per_person() {
 
 #[test]
 fn the_knight_takes_its_colours_from_its_palette_texture() {
-    let (_, cast) = market_cast();
-    let (_, knight) = body_named(&cast, "knight");
-    let near = cast.submeshes[knight.submesh].lods[0].as_ref().unwrap();
+    let (_, assets) = market_assets();
+    let (_, knight) = body_named(&assets, "knight");
+    let near = assets.submeshes[knight.submesh].lods[0].as_ref().unwrap();
     let mut colours: Vec<[u32; 3]> = near
         .vertices
         .iter()
@@ -593,21 +607,21 @@ fn the_knight_takes_its_colours_from_its_palette_texture() {
         "{mean}"
     );
     assert!(
-        !cast
+        !assets
             .warnings
             .iter()
             .any(|w| w.contains("knight") && w.contains("texture")),
         "{:?}",
-        cast.warnings
+        assets.warnings
     );
 }
 
 /// Largest relative change of the distance from the centroid of `mesh` to joint `slot` over
 /// the frames of `rows`, and that distance in the first frame.
 fn drift_from_joint(
-    cast: &CrowdCast,
+    assets: &CrowdAssets,
     scene: &throng::asset::SceneAsset,
-    mesh: &throng::cast::mesh::FigureMesh,
+    mesh: &throng::crowd_assets::mesh::FigureMesh,
     slot: usize,
     rows: throng::anim::anim_texture::ClipRows,
 ) -> (f32, f32) {
@@ -615,7 +629,7 @@ fn drift_from_joint(
     let mut worst = 0.0f32;
     let mut moved = 0.0f32;
     for f in 0..rows.frames {
-        let palette = palette_at(cast, rows.first_row + f);
+        let palette = palette_at(assets, rows.first_row + f);
         let centroid: Vec3 = (0..mesh.vertices.len())
             .map(|v| mesh.skinned_position(v, &palette))
             .sum::<Vec3>()
@@ -633,49 +647,51 @@ fn drift_from_joint(
 #[test]
 fn the_helmet_follows_the_head_and_the_shield_the_left_hand_through_the_walk() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let (mut level, _) = market_cast();
+    let (mut level, _) = market_assets();
     let k = model_index(&level, "knight");
     // A group of one makes the helmet its own submesh (still always worn).
     level.crowd.models[k]
         .attachment_choices
         .push(vec!["Knight_Helmet".into()]);
-    let cast = CrowdCast::load(&level, root, "market.ron").expect("loads");
-    let knight = &cast.bodies[k];
+    let assets = CrowdAssets::load(&level, root, "market.ron").expect("loads");
+    let knight = &assets.bodies[k];
     let scene = load_model("assets/characters/Knight.glb");
     let walk = walk_rows(knight);
     assert!(walk.frames > 20);
-    let helmet = cast.submeshes[knight.attachments[2][0].unwrap()].lods[0]
+    let helmet = assets.submeshes[knight.attachments[2][0].unwrap()].lods[0]
         .as_ref()
         .unwrap();
-    let (drift, d) = drift_from_joint(&cast, &scene, helmet, slot_of(&scene, "head"), walk);
+    let (drift, d) = drift_from_joint(&assets, &scene, helmet, slot_of(&scene, "head"), walk);
     println!("helmet: {d} units from the head joint, drift {drift}");
     assert!(drift < 1e-3, "{drift}");
-    let shield = cast.submeshes[knight.attachments[0][0].unwrap()].lods[0]
+    let shield = assets.submeshes[knight.attachments[0][0].unwrap()].lods[0]
         .as_ref()
         .unwrap();
-    let (drift, d) = drift_from_joint(&cast, &scene, shield, slot_of(&scene, "handslot.l"), walk);
+    let (drift, d) = drift_from_joint(&assets, &scene, shield, slot_of(&scene, "handslot.l"), walk);
     println!("round shield: {d} units from handslot.l, drift {drift}");
     assert!(drift < 1e-3, "{drift}");
     // Each helmet vertex keeps its place in the head's frame.
     let head = slot_of(&scene, "head");
     let bind = scene.skins[0].inverse_bind[head];
     for f in (0..walk.frames).step_by(5) {
-        let palette = palette_at(&cast, walk.first_row + f);
+        let palette = palette_at(&assets, walk.first_row + f);
         for v in (0..helmet.vertices.len()).step_by(17) {
             let local = (palette[head] * bind.inverse())
                 .inverse()
                 .transform_point3(helmet.skinned_position(v, &palette));
             let rest = bind.transform_point3(helmet.vertices[v].position);
-            assert!(local.distance(rest) < 1e-3, "frame {f} vertex {v}");
+            assert_approx!(local, rest, 1e-3, "frame {f} vertex {v}");
         }
     }
     // Worn on the head: the helmet's top is the figure's top in the idle pose.
-    let idle = palette_at(&cast, knight.clips[0].first_row);
+    let idle = palette_at(&assets, knight.clips[0].first_row);
     let top = (0..helmet.vertices.len())
         .map(|v| helmet.skinned_position(v, &idle).y)
         .fold(f32::MIN, f32::max);
-    assert!(
-        (top / knight.units_per_metre - 1.8).abs() < 0.15,
+    assert_approx!(
+        top / knight.units_per_metre,
+        1.8,
+        0.15,
         "helmet top at {} m",
         top / knight.units_per_metre
     );
@@ -683,21 +699,21 @@ fn the_helmet_follows_the_head_and_the_shield_the_left_hand_through_the_walk() {
 
 #[test]
 fn every_attachment_option_stays_inside_the_bounding_sphere_at_every_frame() {
-    let (_, cast) = market_cast();
+    let (_, assets) = market_assets();
     for name in ["knight", "robot"] {
-        let (_, body) = body_named(&cast, name);
+        let (_, body) = body_named(&assets, name);
         let centre = Vec3::new(0.0, body.centre_height * body.units_per_metre, 0.0);
         let radius = body.radius * body.units_per_metre;
         // The body, every attachment option and (as the plaza test) the generated props.
         let meshes: Vec<_> = std::iter::once(body.submesh)
             .chain(body.attachments.iter().flatten().flatten().copied())
             .chain(body.props.iter().flatten().copied())
-            .filter_map(|s| cast.submeshes[s].lods[0].as_ref())
+            .filter_map(|s| assets.submeshes[s].lods[0].as_ref())
             .collect();
         let mut worst = 0.0f32;
         for rows in &body.clips {
             for f in 0..rows.frames {
-                let palette = palette_at(&cast, rows.first_row + f);
+                let palette = palette_at(&assets, rows.first_row + f);
                 for mesh in &meshes {
                     for v in 0..mesh.vertices.len() {
                         let p = mesh.skinned_position(v, &palette);
@@ -718,8 +734,8 @@ fn every_attachment_option_stays_inside_the_bounding_sphere_at_every_frame() {
 
 #[test]
 fn the_robot_stands_upright_at_its_height_with_its_shell_on_its_bones() {
-    let (level, cast) = market_cast();
-    let (b, robot) = body_named(&cast, "robot");
+    let (level, assets) = market_assets();
+    let (b, robot) = body_named(&assets, "robot");
     let model = level
         .crowd
         .models
@@ -727,7 +743,7 @@ fn the_robot_stands_upright_at_its_height_with_its_shell_on_its_bones() {
         .find(|m| m.name == "robot")
         .unwrap();
     let scene = load_model("assets/characters/RobotExpressive.glb");
-    let [near, mid, far] = cast.body_triangles(b);
+    let [near, mid, far] = assets.body_triangles(b);
     println!(
         "robot: near {near} mid {mid} far {far} tris, radius {:.2} m",
         robot.radius
@@ -738,15 +754,15 @@ fn the_robot_stands_upright_at_its_height_with_its_shell_on_its_bones() {
         mid * 3 < near && far * 2 < mid && far > 20,
         "{near} {mid} {far}"
     );
-    let mesh = cast.submeshes[robot.submesh].lods[0].as_ref().unwrap();
+    let mesh = assets.submeshes[robot.submesh].lods[0].as_ref().unwrap();
     // The file's weights sum to up to 1.755; after load every vertex's sum is 1.
     for v in &mesh.vertices {
         let sum = v.weights.x + v.weights.y + v.weights.z + v.weights.w;
-        assert!((sum - 1.0).abs() < 1e-5, "{sum}");
+        assert_approx!(sum, 1.0, 1e-5, "{sum}");
     }
     // Upright and as tall as the level says in the idle pose (not lying on its back at
     // a hundredth of its size, as the skinned nodes' own transform would make it).
-    let idle = palette_at(&cast, robot.clips[0].first_row);
+    let idle = palette_at(&assets, robot.clips[0].first_row);
     let mut lo = Vec3::splat(f32::MAX);
     let mut hi = Vec3::splat(f32::MIN);
     for v in 0..mesh.vertices.len() {
@@ -755,11 +771,8 @@ fn the_robot_stands_upright_at_its_height_with_its_shell_on_its_bones() {
         hi = hi.max(p);
     }
     println!("robot idle box {lo} .. {hi} m");
-    assert!(
-        (hi.y - lo.y - model.height).abs() < 0.1 * model.height,
-        "{lo} {hi}"
-    );
-    assert!(lo.y.abs() < 0.1, "feet on the ground: {}", lo.y);
+    assert_approx!(hi.y - lo.y, model.height, 0.1 * model.height, "{lo} {hi}");
+    assert_approx!(lo.y, 0.0, 0.1, "feet on the ground: {}", lo.y);
     assert!(hi.x - lo.x < hi.y - lo.y && hi.z - lo.z < hi.y - lo.y);
     let head = slot_of(&scene, "Head");
     let foot = slot_of(&scene, "Foot.L");
@@ -773,7 +786,7 @@ fn the_robot_stands_upright_at_its_height_with_its_shell_on_its_bones() {
     let walk = walk_rows(robot);
     for bone in ["Head", "LowerLeg.L", "Foot.R", "Body"] {
         let slot = slot_of(&scene, bone) as u32;
-        let part = throng::cast::mesh::FigureMesh {
+        let part = throng::crowd_assets::mesh::FigureMesh {
             vertices: mesh
                 .vertices
                 .iter()
@@ -784,22 +797,22 @@ fn the_robot_stands_upright_at_its_height_with_its_shell_on_its_bones() {
             influences: 1,
         };
         assert!(part.vertices.len() > 50, "{bone}: {}", part.vertices.len());
-        let (drift, d) = drift_from_joint(&cast, &scene, &part, slot as usize, walk);
+        let (drift, d) = drift_from_joint(&assets, &scene, &part, slot as usize, walk);
         println!("{bone} shell: {d} units from its bone, drift {drift}");
         assert!(drift < 1e-3, "{bone}: {drift}");
     }
     // Its clips are the file's own: walking is not idle, waving is Wave.
     assert_ne!(robot.clips[1].first_row, robot.clips[0].first_row);
-    assert!((robot.clips[3].duration - 1.833).abs() < 0.01);
+    assert_approx!(robot.clips[3].duration, 1.833, 0.01);
 }
 
 #[test]
 fn an_attachment_the_model_lacks_is_refused_with_the_list_of_what_it_has() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let (mut level, _) = market_cast();
+    let (mut level, _) = market_assets();
     let k = model_index(&level, "knight");
     level.crowd.models[k].attachment_choices[1][1] = "Great_Sword".into();
-    let err = CrowdCast::load(&level, root, "levels/market.ron")
+    let err = CrowdAssets::load(&level, root, "levels/market.ron")
         .err()
         .expect("refused");
     println!("{err}");
@@ -812,9 +825,9 @@ fn an_attachment_the_model_lacks_is_refused_with_the_list_of_what_it_has() {
             && err.0.contains("Knight_Helmet"),
         "{err}"
     );
-    let (mut level, _) = market_cast();
+    let (mut level, _) = market_assets();
     level.crowd.models[k].hidden_meshes = vec!["Cloak".into()];
-    let err = CrowdCast::load(&level, root, "levels/market.ron")
+    let err = CrowdAssets::load(&level, root, "levels/market.ron")
         .err()
         .expect("refused");
     assert!(
@@ -843,20 +856,20 @@ fn an_attachment_the_model_lacks_is_refused_with_the_list_of_what_it_has() {
 
 #[test]
 fn knights_and_robots_have_a_clip_for_every_activity() {
-    let (_, cast) = market_cast();
+    let (_, assets) = market_assets();
     // Every activity is the level's clip, a conventional name or an authored gesture: no
     // activity falls back to idle.
     for name in ["knight", "robot"] {
         assert!(
-            !cast
+            !assets
                 .warnings
                 .iter()
                 .any(|w| w.contains(&format!("`{name}`")) && w.contains("clip")),
             "{:?}",
-            cast.warnings
+            assets.warnings
         );
     }
-    let (_, knight) = body_named(&cast, "knight");
+    let (_, knight) = body_named(&assets, "knight");
     let scene = load_model("assets/characters/Knight.glb");
     let row = |kind: ClipKind| knight.clips[ClipKind::ALL.iter().position(|&k| k == kind).unwrap()];
     let hand = slot_of(&scene, "hand.r");
@@ -864,7 +877,7 @@ fn knights_and_robots_have_a_clip_for_every_activity() {
         joint_position(
             &scene,
             hand,
-            cast.texture.matrix(rows.first_row + f, hand as u32),
+            assets.texture.matrix(rows.first_row + f, hand as u32),
         )
     };
     // Cheer (its wave) lifts the right hand above the head at some point.
@@ -874,7 +887,7 @@ fn knights_and_robots_have_a_clip_for_every_activity() {
         > joint_position(
             &scene,
             head,
-            cast.texture.matrix(cheer.first_row + f, head as u32)
+            assets.texture.matrix(cheer.first_row + f, head as u32)
         )
         .y));
     // The authored talk (on KayKit's lower-case bones) raises the forearm, forward (+Z).

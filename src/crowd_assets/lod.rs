@@ -183,7 +183,7 @@ fn compact(mesh: &FigureMesh, indices: &[u32]) -> FigureMesh {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cast::mesh::FigureVertex;
+    use crate::crowd_assets::mesh::FigureVertex;
     use glam::{UVec4, Vec3, Vec4};
 
     /// A finely tessellated grid bent into a half cylinder.

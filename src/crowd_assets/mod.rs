@@ -1,5 +1,5 @@
-//! The crowd's cast: every body model of a level turned, once at load, into what the instanced
-//! renderer draws — near/mid/far meshes per body, props per skeleton, the animation-matrix
+//! The crowd's render assets: every body model of a level turned, once at load, into what the
+//! instanced renderer draws — near/mid/far meshes per body, props per skeleton, the animation-matrix
 //! texture with each activity's clip rows, and a conservative bounding sphere per body.
 //! Plain data: built and tested without a window.
 
@@ -8,7 +8,7 @@ pub mod clips;
 pub mod lod;
 pub mod mesh;
 pub mod props;
-pub mod vat;
+pub mod vat_runtime;
 
 use std::fmt;
 use std::path::Path;
@@ -36,9 +36,9 @@ const DEFAULT_TINTED: &[&str] = &[
 ];
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct CastError(pub String);
+pub struct CrowdAssetsError(pub String);
 
-impl fmt::Display for CastError {
+impl fmt::Display for CrowdAssetsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
@@ -112,7 +112,7 @@ pub struct BodyClips {
     pub clips: Vec<AnimationClipAsset>,
 }
 
-pub struct CrowdCast {
+pub struct CrowdAssets {
     pub bodies: Vec<Body>,
     pub submeshes: Vec<Submesh>,
     pub texture: AnimTexture,
@@ -123,15 +123,19 @@ pub struct CrowdCast {
     pub cpu: Vec<BodyClips>,
 }
 
-impl CrowdCast {
+impl CrowdAssets {
     /// Loads every crowd model of `level` (paths relative to `asset_root`). `label` names the
     /// level file in messages.
-    pub fn load(level: &Level, asset_root: &Path, label: &str) -> Result<CrowdCast, CastError> {
+    pub fn load(
+        level: &Level,
+        asset_root: &Path,
+        label: &str,
+    ) -> Result<CrowdAssets, CrowdAssetsError> {
         let mut scenes = Vec::new();
         for (i, m) in level.crowd.models.iter().enumerate() {
             let path = asset_root.join(&m.path);
             let scene = crate::asset::load_file(&path).map_err(|e| {
-                CastError(format!(
+                CrowdAssetsError(format!(
                     "{label}: crowd.models[{i}] `{}` ({}): {e}",
                     m.name, m.path
                 ))
@@ -141,13 +145,13 @@ impl CrowdCast {
         Self::from_scenes(level, &scenes, label)
     }
 
-    /// Builds the cast from already imported scenes, one per `level.crowd.models` entry.
+    /// Builds the crowd assets from already imported scenes, one per `level.crowd.models` entry.
     pub fn from_scenes(
         level: &Level,
         scenes: &[SceneAsset],
         label: &str,
-    ) -> Result<CrowdCast, CastError> {
-        let mut cast = CrowdCast {
+    ) -> Result<CrowdAssets, CrowdAssetsError> {
+        let mut assets = CrowdAssets {
             bodies: Vec::new(),
             submeshes: Vec::new(),
             texture: AnimTexture::new(0),
@@ -160,7 +164,7 @@ impl CrowdCast {
             .filter_map(|s| s.skins.first().map(|k| k.joints.len()))
             .max()
             .unwrap_or(0);
-        cast.texture = AnimTexture::new(max_joints as u32);
+        assets.texture = AnimTexture::new(max_joints as u32);
         // Props are shared by bodies whose baked idle rows coincide (the same skeleton).
         let mut prop_sets: Vec<(u32, [Option<usize>; 6])> = Vec::new();
         for (i, (model, scene)) in level.crowd.models.iter().zip(scenes).enumerate() {
@@ -168,10 +172,10 @@ impl CrowdCast {
                 "{label}: crowd.models[{i}] `{}` ({})",
                 model.name, model.path
             );
-            let body = cast.add_body(model, scene, &field, &mut prop_sets)?;
-            cast.bodies.push(body);
+            let body = assets.add_body(model, scene, &field, &mut prop_sets)?;
+            assets.bodies.push(body);
         }
-        Ok(cast)
+        Ok(assets)
     }
 
     fn add_body(
@@ -180,8 +184,8 @@ impl CrowdCast {
         scene: &SceneAsset,
         field: &str,
         prop_sets: &mut Vec<(u32, [Option<usize>; 6])>,
-    ) -> Result<Body, CastError> {
-        let fail = |msg: String| CastError(format!("{field}: {msg}"));
+    ) -> Result<Body, CrowdAssetsError> {
+        let fail = |msg: String| CrowdAssetsError(format!("{field}: {msg}"));
         let Some((mesh_node, skin)) = scene
             .nodes
             .iter()
@@ -212,10 +216,88 @@ impl CrowdCast {
         let mut sampler = ClipSampler::for_whole_skin(scene, mesh_node)
             .map_err(|e| fail(e.to_string()))?
             .in_world_space();
+        let (clips, clip_assets) = self.bake_clips(model, scene, field, &mut sampler)?;
+        let idle_row = clips[0].first_row;
+        let (parts, option_parts) = self.figure(
+            model,
+            scene,
+            skin,
+            field,
+            &clip_assets[0],
+            &mut sampler,
+            idle_row,
+        )?;
+        let (rest_palette, rest, units_per_metre) =
+            rest_pose_size(&mut sampler, &parts, model, field)?;
+
+        let submesh = self.submeshes.len();
+        self.submeshes.push(Submesh {
+            name: model.name.clone(),
+            lods: [
+                Some(lod::build_lod(&parts, lod::NEAR)),
+                Some(lod::build_lod(&parts, lod::MID)),
+                Some(lod::build_lod(&parts, lod::FAR)),
+            ],
+        });
+        let attachments = self.add_attachments(model, option_parts, &rest_palette, units_per_metre);
+
+        // Per joint, the bind-space box of the body's vertices it moves (rigid parts included).
+        let mut joint_boxes = vec![Aabb::EMPTY; joints as usize];
+        if let Some(m) = &self.submeshes[submesh].lods[0] {
+            add_joint_boxes(&mut joint_boxes, m);
+        }
+
+        // Props for this skeleton, modelled around the bones in the idle pose.
+        let props = match prop_sets.iter().find(|(row, _)| *row == idle_row) {
+            Some((_, p)) => *p,
+            None => {
+                let made =
+                    self.add_props(scene, skin, idle_row, units_per_metre, model, &joint_boxes);
+                prop_sets.push((idle_row, made));
+                made
+            }
+        };
+
+        let (centre_height, radius) = self.conservative_bounds(
+            joint_boxes,
+            &attachments,
+            &props,
+            &clips,
+            joints,
+            rest,
+            units_per_metre,
+        );
+        self.cpu.push(BodyClips {
+            sampler,
+            clips: clip_assets,
+        });
+        Ok(Body {
+            name: model.name.clone(),
+            submesh,
+            clips,
+            units_per_metre,
+            centre_height,
+            radius,
+            props,
+            attachments,
+            facing_offset: std::f32::consts::PI,
+        })
+    }
+
+    /// Each activity's clip baked into the animation texture: its rows, and the clips as
+    /// played (for the CPU palettes of the naive path).
+    fn bake_clips(
+        &mut self,
+        model: &CrowdModel,
+        scene: &SceneAsset,
+        field: &str,
+        sampler: &mut ClipSampler,
+    ) -> Result<([ClipRows; 7], Vec<AnimationClipAsset>), CrowdAssetsError> {
+        let fail = |msg: String| CrowdAssetsError(format!("{field}: {msg}"));
         let by_name = |name: &str| scene.animations.iter().find(|c| c.name == name);
         let mut chosen: Vec<Option<AnimationClipAsset>> = Vec::new();
         for kind in ClipKind::ALL {
-            let key = clips::kind_key(kind);
+            let key = kind.key();
             let clip = if let Some(name) = model.clips.get(key) {
                 match by_name(name) {
                     Some(c) => Some(c.clone()),
@@ -251,7 +333,7 @@ impl CrowdCast {
                         if kind != ClipKind::Idle {
                             self.warnings.push(format!(
                                 "{field}: no {} clip; it plays `{}` instead",
-                                clips::kind_key(kind),
+                                kind.key(),
                                 idle.name
                             ));
                         }
@@ -261,14 +343,29 @@ impl CrowdCast {
             };
             let rows = self
                 .texture
-                .add_clip(&mut sampler, &clip, BAKE_FPS, clips::loops(kind))
+                .add_clip(sampler, &clip, BAKE_FPS, clips::loops(kind))
                 .map_err(|e| fail(format!("baking `{}`: {e}", clip.name)))?;
             clip_rows.push(rows);
             clip_assets.push(clip);
         }
         let clips: [ClipRows; 7] = std::array::from_fn(|k| clip_rows[k]);
+        Ok((clips, clip_assets))
+    }
 
-        // The figure: skinned primitives, then the rigid meshes hanging from its joints.
+    /// The figure: skinned primitives, then the rigid meshes hanging from its joints (always
+    /// worn, merged into the figure; or options per choice group, returned apart).
+    #[allow(clippy::too_many_arguments)]
+    fn figure(
+        &mut self,
+        model: &CrowdModel,
+        scene: &SceneAsset,
+        skin: usize,
+        field: &str,
+        idle_clip: &AnimationClipAsset,
+        sampler: &mut ClipSampler,
+        idle_row: u32,
+    ) -> Result<(Vec<MaterialPart>, ChoiceGroups<Vec<MaterialPart>>), CrowdAssetsError> {
+        let fail = |msg: String| CrowdAssetsError(format!("{field}: {msg}"));
         let tinted_names: Vec<String> = match &model.tint_materials {
             Some(list) => list.iter().map(|s| s.to_ascii_lowercase()).collect(),
             None => DEFAULT_TINTED.iter().map(|s| s.to_string()).collect(),
@@ -289,9 +386,8 @@ impl CrowdCast {
         };
         let mut notes = Vec::new();
         let mut parts = figure_parts(scene, skin, &tint_class, &mut notes);
-        let idle_row = clips[0].first_row;
         let rigid = self
-            .rigid_meshes(scene, skin, model, &clip_assets[0], &mut sampler, idle_row)
+            .rigid_meshes(scene, skin, model, idle_clip, sampler, idle_row)
             .map_err(fail)?;
         let rigid_parts_of = |nodes: &[usize], notes: &mut Vec<String>| {
             let mut out = Vec::new();
@@ -339,41 +435,18 @@ impl CrowdCast {
                 }
             }
         }
+        Ok((parts, option_parts))
+    }
 
-        // Size: the figure standing in its rest pose (the nodes' own transforms) is
-        // `model.height` metres tall, always-worn attachments (a helmet) included.
-        let mut rest_palette = Vec::new();
-        let rest_clip = AnimationClipAsset {
-            name: "rest pose".into(),
-            duration: 0.0,
-            source_channel_count: 0,
-            node_channels: Vec::new(),
-            morph_channels: Vec::new(),
-        };
-        sampler
-            .sample(&rest_clip, 0.0, &mut rest_palette)
-            .map_err(|e| fail(format!("rest pose: {e}")))?;
-        let mut rest = Aabb::EMPTY;
-        for p in &parts {
-            for v in 0..p.mesh.vertices.len() {
-                rest.extend(p.mesh.skinned_position(v, &rest_palette));
-            }
-        }
-        let rest_height = (rest.max.y - rest.min.y).max(1e-4);
-        let units_per_metre = rest_height / model.height.max(0.05);
-
-        let submesh = self.submeshes.len();
-        self.submeshes.push(Submesh {
-            name: model.name.clone(),
-            lods: [
-                Some(lod::build_lod(&parts, lod::NEAR)),
-                Some(lod::build_lod(&parts, lod::MID)),
-                Some(lod::build_lod(&parts, lod::FAR)),
-            ],
-        });
-
-        // Attachment options: a submesh each, near/mid/far like props (small ones are left
-        // out far away).
+    /// Attachment options: a submesh each, near/mid/far like props (small ones are left out
+    /// far away). Per choice group, the submesh of each option (None: nothing).
+    fn add_attachments(
+        &mut self,
+        model: &CrowdModel,
+        option_parts: ChoiceGroups<Vec<MaterialPart>>,
+        rest_palette: &[Mat4],
+        units_per_metre: f32,
+    ) -> Vec<Vec<Option<usize>>> {
         let mut attachments = Vec::new();
         for group in option_parts {
             let mut subs = Vec::new();
@@ -385,7 +458,7 @@ impl CrowdCast {
                 let mut size = Aabb::EMPTY;
                 for p in &oparts {
                     for v in 0..p.mesh.vertices.len() {
-                        size.extend(p.mesh.skinned_position(v, &rest_palette));
+                        size.extend(p.mesh.skinned_position(v, rest_palette));
                     }
                 }
                 let longest = (size.max - size.min).max_element() / units_per_metre;
@@ -404,40 +477,25 @@ impl CrowdCast {
             }
             attachments.push(subs);
         }
+        attachments
+    }
 
-        // Per joint, the bind-space box of the body's vertices it moves (rigid parts included).
-        let mut joint_boxes = vec![Aabb::EMPTY; joints as usize];
-        let add_boxes = |boxes: &mut [Aabb], m: &FigureMesh| {
-            for v in &m.vertices {
-                for k in 0..m.influences.min(4) as usize {
-                    if v.weights[k] > 0.0 {
-                        if let Some(b) = boxes.get_mut(v.joints[k] as usize) {
-                            b.extend(v.position);
-                        }
-                    }
-                }
-            }
-        };
-        if let Some(m) = &self.submeshes[submesh].lods[0] {
-            add_boxes(&mut joint_boxes, m);
-        }
-
-        // Props for this skeleton, modelled around the bones in the idle pose.
-        let props = match prop_sets.iter().find(|(row, _)| *row == idle_row) {
-            Some((_, p)) => *p,
-            None => {
-                let made =
-                    self.add_props(scene, skin, idle_row, units_per_metre, model, &joint_boxes);
-                prop_sets.push((idle_row, made));
-                made
-            }
-        };
-
-        // Conservative bounds: every joint's vertex box (body and every attachment option)
-        // and every prop vertex through every frame.
+    /// Conservative bounds: every joint's vertex box (body and every attachment option) and
+    /// every prop vertex through every frame, as (centre height, radius) in metres.
+    #[allow(clippy::too_many_arguments)]
+    fn conservative_bounds(
+        &self,
+        mut joint_boxes: Vec<Aabb>,
+        attachments: &[Vec<Option<usize>>],
+        props: &[Option<usize>; 6],
+        clips: &[ClipRows; 7],
+        joints: u32,
+        rest: Aabb,
+        units_per_metre: f32,
+    ) -> (f32, f32) {
         for &s in attachments.iter().flatten().flatten() {
             if let Some(m) = &self.submeshes[s].lods[0] {
-                add_boxes(&mut joint_boxes, m);
+                add_joint_boxes(&mut joint_boxes, m);
             }
         }
         let mut reach = Aabb::EMPTY;
@@ -447,7 +505,7 @@ impl CrowdCast {
             .filter_map(|&s| self.submeshes[s].lods[0].as_ref())
             .collect();
         let mut seen_rows = Vec::new();
-        for rows in &clips {
+        for rows in clips {
             if seen_rows.contains(&rows.first_row) {
                 continue;
             }
@@ -480,21 +538,7 @@ impl CrowdCast {
             .flat_map(|&x| [lo.z, hi.z].map(move |z| (x * x + z * z).sqrt()))
             .fold(0.0f32, f32::max);
         let radius = (horizontal * horizontal + ((hi.y - lo.y) * 0.5).powi(2)).sqrt();
-        self.cpu.push(BodyClips {
-            sampler,
-            clips: clip_assets,
-        });
-        Ok(Body {
-            name: model.name.clone(),
-            submesh,
-            clips,
-            units_per_metre,
-            centre_height,
-            radius,
-            props,
-            attachments,
-            facing_offset: std::f32::consts::PI,
-        })
+        (centre_height, radius)
     }
 
     /// The model's rigid meshes under the skeleton, each placed on its joint as it stands in
@@ -696,6 +740,51 @@ fn group_prop_table(level: &Level) -> Vec<Vec<usize>> {
         .iter()
         .map(|g| g.props.iter().map(|p| props::prop_index(p.prop)).collect())
         .collect()
+}
+
+/// Size: the figure standing in its rest pose (the nodes' own transforms) is `model.height`
+/// metres tall, always-worn attachments (a helmet) included. Returns the rest palette, the
+/// rest-pose box and the model's units per metre.
+fn rest_pose_size(
+    sampler: &mut ClipSampler,
+    parts: &[MaterialPart],
+    model: &CrowdModel,
+    field: &str,
+) -> Result<(Vec<Mat4>, Aabb, f32), CrowdAssetsError> {
+    let fail = |msg: String| CrowdAssetsError(format!("{field}: {msg}"));
+    let mut rest_palette = Vec::new();
+    let rest_clip = AnimationClipAsset {
+        name: "rest pose".into(),
+        duration: 0.0,
+        source_channel_count: 0,
+        node_channels: Vec::new(),
+        morph_channels: Vec::new(),
+    };
+    sampler
+        .sample(&rest_clip, 0.0, &mut rest_palette)
+        .map_err(|e| fail(format!("rest pose: {e}")))?;
+    let mut rest = Aabb::EMPTY;
+    for p in parts {
+        for v in 0..p.mesh.vertices.len() {
+            rest.extend(p.mesh.skinned_position(v, &rest_palette));
+        }
+    }
+    let rest_height = (rest.max.y - rest.min.y).max(1e-4);
+    let units_per_metre = rest_height / model.height.max(0.05);
+    Ok((rest_palette, rest, units_per_metre))
+}
+
+/// Grows each joint's bind-space box by the vertices of `m` it moves.
+fn add_joint_boxes(boxes: &mut [Aabb], m: &FigureMesh) {
+    for v in &m.vertices {
+        for k in 0..m.influences.min(4) as usize {
+            if v.weights[k] > 0.0 {
+                if let Some(b) = boxes.get_mut(v.joints[k] as usize) {
+                    b.extend(v.position);
+                }
+            }
+        }
+    }
 }
 
 pub fn prop_name(kind: PropKind) -> &'static str {

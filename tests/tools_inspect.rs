@@ -1,8 +1,8 @@
 //! `throng inspect`: summary text/JSON and the posed JSON with the reference files' keys.
 
-mod common;
-use common::model_path;
-use throng::asset::inspect::{run_inspect, InspectArgs};
+mod support;
+use support::model_path;
+use throng::tools::inspect::{run_inspect, InspectArgs};
 
 fn args(model: &str) -> InspectArgs {
     InspectArgs {

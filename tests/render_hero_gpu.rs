@@ -546,7 +546,7 @@ async fn run_all() -> Outcome {
 
 fn main() {
     // Cargo's own flags (--nocapture, filters) do not apply to a harness-less test.
-    let Some(display) = support::find_display("hero_gpu") else {
+    let Some(display) = support::find_display("render_hero_gpu") else {
         return;
     };
     if matches!(display, support::Display::Xvfb) && std::env::var("THRONG_IN_XVFB").is_err() {

@@ -2,18 +2,19 @@
 //! three.js bake, keyframe reduction bounds, manifest round trip, and every refusal, through the
 //! library and through the built binary.
 
-mod common;
+mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use support::assert_approx;
 
-use common::{load, model_path, ref_json};
 use glam::{Mat4, Vec3};
 use serde_json::Value;
+use support::{load, model_path, ref_json};
 use throng::anim::{skin_positions, ClipSampler};
 use throng::asset::{Interpolation, MorphChannelAsset, MorphTargetAsset, SceneAsset, Track};
-use throng::vat::files::sha256_file;
-use throng::vat::{
+use throng::tools::vat::files::sha256_file;
+use throng::tools::vat::{
     bake, load_vat, write_vat, BakeOptions, ClipSelection, LoadedVat, SourceInfo, VatBake,
     VatFiles, VatFormat, VatSpace,
 };
@@ -86,7 +87,7 @@ fn rigged_simple_matches_the_three_js_bake_in_every_frame() {
     assert_eq!(clip.frame_count as usize, ref_times.len());
     assert_eq!(r["frame_count"].as_u64(), Some(50));
     for (a, b) in clip.frame_times.iter().zip(&ref_times) {
-        assert!((a - b).abs() < 1e-6, "{a} vs {b}");
+        assert_approx!(a, b, 1e-6, "{a} vs {b}");
     }
     let rm = &r["meshes"][0];
     let prim = &vat.manifest.primitives[0];
@@ -189,7 +190,7 @@ fn quaternius_walk_round_trips_with_normals_in_every_format() {
     );
     let normals = baked.normals.as_ref().expect("normals");
     for n in normals {
-        assert!((n.length() - 1.0).abs() < 1e-4, "{n}");
+        assert_approx!(n.length(), 1.0, 1e-4, "{n}");
     }
     for format in FORMATS {
         let dir = tempfile::tempdir().expect("temp");
@@ -288,7 +289,7 @@ fn manifest_round_trips_through_json() {
     let loaded = load_vat(&files.manifest_path).expect("load");
     assert_eq!(loaded.manifest, files.manifest);
     let text = std::fs::read_to_string(&files.manifest_path).expect("json");
-    let again: throng::vat::VatManifest = serde_json::from_str(&text).expect("parse");
+    let again: throng::tools::vat::VatManifest = serde_json::from_str(&text).expect("parse");
     assert_eq!(serde_json::to_string_pretty(&again).expect("json"), text);
     let v: Value = serde_json::from_str(&text).expect("json");
     assert_eq!(v["format"], "throng-vat/1");
@@ -314,8 +315,8 @@ fn manifest_round_trips_through_json() {
         },
     );
     for k in 0..3 {
-        assert!((baked.aabb.min[k] - (tight.aabb.min[k] - 0.25)).abs() < 1e-5);
-        assert!((baked.aabb.size[k] - (tight.aabb.size[k] + 0.5)).abs() < 1e-5);
+        assert_approx!(baked.aabb.min[k], tight.aabb.min[k] - 0.25, 1e-5);
+        assert_approx!(baked.aabb.size[k], tight.aabb.size[k] + 0.5, 1e-5);
     }
     // Vertex ids: one f32 per vertex, 0..n.
     let ids = std::fs::read(files.vertex_ids_path.expect("ids")).expect("ids");
@@ -461,10 +462,7 @@ fn animated_morph_weights_are_baked_before_skinning() {
         let unmorphed = reference_frame(&scene, &baked, 0, t);
         for (v, p) in out.iter().enumerate() {
             let got = baked.frame(f)[v];
-            assert!(
-                got.distance(*p) < 1e-4,
-                "frame {f} vertex {v}: {got} vs {p}"
-            );
+            assert_approx!(got, *p, 1e-4, "frame {f} vertex {v}: {got} vs {p}");
             moved = moved.max(got.distance(unmorphed[v]));
         }
     }

@@ -328,22 +328,7 @@ pub fn bake(
 
     let primitives = skinned_primitives(scene)?;
     let vertex_count: u32 = primitives.iter().map(|p| p.vertex_count).sum();
-    if opts.normals {
-        for p in &primitives {
-            let prim = &scene.meshes[p.mesh].primitives[p.primitive];
-            if prim.normals.len() != prim.positions.len() {
-                return Err(err(format!(
-                    "node {} mesh {} primitive {} has no NORMAL attribute; bake without --normals",
-                    p.node, p.mesh, p.primitive
-                )));
-            }
-        }
-    }
-    let clip_indices = select_clips(scene, &opts.clips)?;
-    for &ci in &clip_indices {
-        let clip = &scene.animations[ci];
-        validate_clip(clip, scene).map_err(|e| err(format!("clip {ci} \"{}\": {e}", clip.name)))?;
-    }
+    let clip_indices = check_inputs(scene, opts, &primitives)?;
 
     let counts: Vec<u32> = clip_indices
         .iter()
@@ -402,38 +387,18 @@ pub fn bake(
             done += 1;
             progress(done, total);
         }
-        // The seam a looping runtime would show: last pose (at `duration`) against the first.
-        let last_t = times.last().copied().unwrap_or(0.0);
-        let n = vertex_count as usize;
-        let first: Vec<Vec3> = values[..n]
-            .iter()
-            .zip(&bind_positions)
-            .map(|(v, b)| match opts.space {
-                VatSpace::Model => *v,
-                VatSpace::Delta => *v + *b,
-            })
-            .collect();
-        if last_t < clip.duration {
-            skinner
-                .pose(clip, clip.duration, &primitives, &mut frame, None)
-                .map_err(|m| err(format!("clip {ci} \"{}\": {m}", clip.name)))?;
-        } else {
-            let last = &values[values.len() - n..];
-            frame.clear();
-            frame.extend(
-                last.iter()
-                    .zip(&bind_positions)
-                    .map(|(v, b)| match opts.space {
-                        VatSpace::Model => *v,
-                        VatSpace::Delta => *v + *b,
-                    }),
-            );
-        }
-        let gap = first
-            .iter()
-            .zip(&frame)
-            .map(|(a, b)| a.distance(*b))
-            .fold(0.0f32, f32::max);
+        let gap = loop_gap(
+            &mut skinner,
+            scene,
+            ci,
+            &primitives,
+            &values,
+            &times,
+            &bind_positions,
+            opts.space,
+            vertex_count as usize,
+            &mut frame,
+        )?;
         sampled.push((values, normals, times, gap));
     }
 
@@ -443,11 +408,120 @@ pub fn bake(
     );
     let model_extent = model_bounds.extent();
 
+    let (clips, positions, normals_out, first_frame) = lay_out_clips(
+        scene,
+        &clip_indices,
+        sampled,
+        opts,
+        model_extent,
+        vertex_count as usize,
+    );
+    let layout = VatLayout::new(vertex_count, first_frame, opts.max_width);
+    check_size(&file, &layout, first_frame as u64, opts)?;
+    Ok(VatBake {
+        space: opts.space,
+        layout,
+        primitives,
+        clips,
+        aabb,
+        aabb_pad: opts.aabb_pad,
+        positions,
+        normals: normals_out,
+        bind_positions,
+    })
+}
+
+/// Refuses what cannot be baked before any sampling: normals asked of a primitive without
+/// them, clips that do not exist or do not fit the scene. Returns the chosen clips' indices.
+fn check_inputs(
+    scene: &SceneAsset,
+    opts: &BakeOptions,
+    primitives: &[VatPrimitive],
+) -> Result<Vec<usize>, VatError> {
+    let err = |m: String| VatError::new(scene.source.clone(), m);
+    if opts.normals {
+        for p in primitives {
+            let prim = &scene.meshes[p.mesh].primitives[p.primitive];
+            if prim.normals.len() != prim.positions.len() {
+                return Err(err(format!(
+                    "node {} mesh {} primitive {} has no NORMAL attribute; bake without --normals",
+                    p.node, p.mesh, p.primitive
+                )));
+            }
+        }
+    }
+    let clip_indices = select_clips(scene, &opts.clips)?;
+    for &ci in &clip_indices {
+        let clip = &scene.animations[ci];
+        validate_clip(clip, scene).map_err(|e| err(format!("clip {ci} \"{}\": {e}", clip.name)))?;
+    }
+    Ok(clip_indices)
+}
+
+/// The seam a looping runtime would show: the last pose (at `duration`) against the first, as
+/// the largest vertex distance. `n` vertices per frame; `frame` is scratch space.
+#[allow(clippy::too_many_arguments)]
+fn loop_gap(
+    skinner: &mut Skinner,
+    scene: &SceneAsset,
+    ci: usize,
+    primitives: &[VatPrimitive],
+    values: &[Vec3],
+    times: &[f32],
+    bind_positions: &[Vec3],
+    space: VatSpace,
+    n: usize,
+    frame: &mut Vec<Vec3>,
+) -> Result<f32, VatError> {
+    let err = |m: String| VatError::new(scene.source.clone(), m);
+    let clip = &scene.animations[ci];
+    let last_t = times.last().copied().unwrap_or(0.0);
+    let first: Vec<Vec3> = values[..n]
+        .iter()
+        .zip(bind_positions)
+        .map(|(v, b)| match space {
+            VatSpace::Model => *v,
+            VatSpace::Delta => *v + *b,
+        })
+        .collect();
+    if last_t < clip.duration {
+        skinner
+            .pose(clip, clip.duration, primitives, frame, None)
+            .map_err(|m| err(format!("clip {ci} \"{}\": {m}", clip.name)))?;
+    } else {
+        let last = &values[values.len() - n..];
+        frame.clear();
+        frame.extend(last.iter().zip(bind_positions).map(|(v, b)| match space {
+            VatSpace::Model => *v,
+            VatSpace::Delta => *v + *b,
+        }));
+    }
+    let gap = first
+        .iter()
+        .zip(frame.iter())
+        .map(|(a, b)| a.distance(*b))
+        .fold(0.0f32, f32::max);
+    Ok(gap)
+}
+
+/// One clip as sampled: every source frame's positions, their normals, the frame times and
+/// the loop gap.
+type SampledClip = (Vec<Vec3>, Vec<Vec3>, Vec<f32>, f32);
+
+/// Per clip, the frames kept after reduction (all without `max_error`) laid out one after
+/// another: the baked clips, their positions (and normals) and the number of frames in all.
+fn lay_out_clips(
+    scene: &SceneAsset,
+    clip_indices: &[usize],
+    sampled: Vec<SampledClip>,
+    opts: &BakeOptions,
+    model_extent: f32,
+    n: usize,
+) -> (Vec<BakedClip>, Vec<Vec3>, Option<Vec<Vec3>>, u32) {
     let mut clips = Vec::with_capacity(sampled.len());
     let mut positions = Vec::new();
     let mut normals_out = opts.normals.then(Vec::new);
     let mut first_frame = 0u32;
-    let n = vertex_count as usize;
     for (ci, (values, normals, times, gap)) in clip_indices.iter().zip(sampled) {
         let clip = &scene.animations[*ci];
         let (kept, reduction_error) = match opts.max_error {
@@ -478,19 +552,7 @@ pub fn bake(
         });
         first_frame += clips.last().map(|c| c.frame_count).unwrap_or(0);
     }
-    let layout = VatLayout::new(vertex_count, first_frame, opts.max_width);
-    check_size(&file, &layout, first_frame as u64, opts)?;
-    Ok(VatBake {
-        space: opts.space,
-        layout,
-        primitives,
-        clips,
-        aabb,
-        aabb_pad: opts.aabb_pad,
-        positions,
-        normals: normals_out,
-        bind_positions,
-    })
+    (clips, positions, normals_out, first_frame)
 }
 
 fn skinned_primitives(scene: &SceneAsset) -> Result<Vec<VatPrimitive>, VatError> {

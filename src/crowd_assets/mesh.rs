@@ -350,7 +350,11 @@ mod tests {
         let mut two = m.clone();
         limit_influences(&mut two, 2);
         assert_eq!(two.vertices[0].joints, UVec4::new(7, 9, 0, 0));
-        assert!((two.vertices[0].weights - Vec4::new(0.625, 0.375, 0.0, 0.0)).length() < 1e-6);
+        assert_approx!(
+            two.vertices[0].weights,
+            Vec4::new(0.625, 0.375, 0.0, 0.0),
+            1e-6
+        );
         assert_eq!(two.influences, 2);
         limit_influences(&mut m, 1);
         assert_eq!(m.vertices[0].joints.x, 7);

@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use glam::Vec3;
-use throng::cast::CrowdCast;
 use throng::crowd::Crowd;
+use throng::crowd_assets::CrowdAssets;
 use throng::level::load_level;
 use throng::view::crowd_pack::{pack_crowd, CrowdFrame, CrowdPackOptions, CULLED_COLOR};
 use throng::view::frustum::Frustum;
@@ -15,7 +15,7 @@ use throng::view::instances::{unpack_instance, VEC4_PER_INSTANCE};
 fn culled_people_are_listed_in_red_at_far_detail_and_counts_do_not_change() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let level = load_level(&root.join("levels/plaza.ron"), root).expect("plaza");
-    let cast = CrowdCast::load(&level, root, "levels/plaza.ron").expect("cast");
+    let assets = CrowdAssets::load(&level, root, "levels/plaza.ron").expect("assets");
     let crowd = Crowd::from_level(&level, 2000, 3);
     let eye = Vec3::new(10.0, 15.0, 50.0);
     let vp = glam::Mat4::perspective_rh_gl(0.8, 16.0 / 9.0, 0.1, 500.0)
@@ -31,7 +31,7 @@ fn culled_people_are_listed_in_red_at_far_detail_and_counts_do_not_change() {
         };
         let mut frame = CrowdFrame::default();
         let mut state = Vec::new();
-        pack_crowd(&opts, &crowd, &cast, |_| 1.0, &mut state, &mut frame);
+        pack_crowd(&opts, &crowd, &assets, |_| 1.0, &mut state, &mut frame);
         frame
     };
     let plain = pack(false);

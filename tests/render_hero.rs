@@ -1,6 +1,6 @@
 //! The real game with the hero (Xvfb when there is no screen): the follow camera frames it,
 //! the panels draw into the screenshot, and a clean model reports no warnings. The pixel-exact
-//! checks of skinning, outline, shadow and toon bands are in `hero_gpu.rs`.
+//! checks of skinning, outline, shadow and toon bands are in `render_hero_gpu.rs`.
 
 mod support;
 
