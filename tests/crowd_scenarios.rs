@@ -2,7 +2,7 @@
 //! bottleneck and a dense plaza. Each prints its metrics and asserts bounds on them.
 
 use glam::Vec2;
-use throng::crowd::{AgentState, Crowd, StepInputs, BODY_RADIUS};
+use throng::crowd::{AgentState, Crowd, SimView, StepInputs, BODY_RADIUS};
 use throng::level::Level;
 
 const DT: f32 = 1.0 / 60.0;
@@ -42,6 +42,34 @@ struct Metrics {
 /// Runs until every agent is idle at its goal (or `max_seconds`; all of it when
 /// `stop_on_arrival` is false), measuring as it goes.
 fn run(level: &Level, crowd: &mut Crowd, max_seconds: f32, stop_on_arrival: bool) -> Metrics {
+    run_with(
+        level,
+        crowd,
+        max_seconds,
+        stop_on_arrival,
+        &StepInputs::default(),
+    )
+}
+
+/// A view that sees nobody: with the simulation LOD everyone is steered every 4th step only.
+fn unseen() -> StepInputs {
+    StepInputs {
+        view: Some(SimView {
+            planes: [glam::Vec4::new(0.0, 1.0, 0.0, 0.0); 6],
+            eye: glam::Vec3::splat(1e5),
+            far: 1.0,
+        }),
+        ..Default::default()
+    }
+}
+
+fn run_with(
+    level: &Level,
+    crowd: &mut Crowd,
+    max_seconds: f32,
+    stop_on_arrival: bool,
+    inputs: &StepInputs,
+) -> Metrics {
     let mut m = Metrics {
         min_pair_distance: f32::MAX,
         ..Default::default()
@@ -51,7 +79,7 @@ fn run(level: &Level, crowd: &mut Crowd, max_seconds: f32, stop_on_arrival: bool
     let mut accels = Vec::new();
     let steps = (max_seconds / DT) as usize;
     for step in 0..steps {
-        crowd.step(DT, &StepInputs::default());
+        crowd.step(DT, inputs);
         for i in 0..crowd.len() {
             let p = crowd.pos[i];
             if !p.is_finite() || !crowd.vel[i].is_finite() {
@@ -157,6 +185,11 @@ fn crossing_flows() {
     let mut crowd = Crowd::with_fixed_goals(&l, &agents, 2);
     let m = run(&l, &mut crowd, 90.0, true);
     check("crossing flows (2 x 20 agents)", &m, 60.0);
+    // Out of sight, steered every 4th step: the same bounds hold.
+    let mut crowd = Crowd::with_fixed_goals(&l, &agents, 2);
+    let m = run_with(&l, &mut crowd, 90.0, true, &unseen());
+    assert!(crowd.timings().steered < crowd.len() as u32);
+    check("crossing flows out of sight (simulation LOD)", &m, 60.0);
 }
 
 #[test]
@@ -177,6 +210,9 @@ fn bottleneck() {
     let mut crowd = Crowd::with_fixed_goals(&l, &agents, 3);
     let m = run(&l, &mut crowd, 120.0, true);
     check("bottleneck (30 agents through a 2 m gap)", &m, 60.0);
+    let mut crowd = Crowd::with_fixed_goals(&l, &agents, 3);
+    let m = run_with(&l, &mut crowd, 120.0, true, &unseen());
+    check("bottleneck out of sight (simulation LOD)", &m, 60.0);
 }
 
 #[test]
@@ -231,14 +267,17 @@ fn same_seed_same_state_whatever_the_thread_count() {
     let a = run(1, 300, 1000);
     let b = run(1, 300, 1000);
     let c = run(2, 300, 1000);
+    let d = run(8, 300, 1000);
     say(&format!(
-        "determinism: hash after 1000 steps {a:016x}, equal on 1 and 2 threads"
+        "determinism: hash after 1000 steps {a:016x}, equal on 1, 2 and 8 threads"
     ));
     assert_eq!(a, b, "two runs differ");
     assert_eq!(a, c, "one thread and two threads differ");
-    let big1 = run(1, 9000, 20);
-    let big2 = run(2, 9000, 20);
-    assert_eq!(big1, big2, "9000 agents: thread count changed the result");
+    assert_eq!(a, d, "one thread and eight threads differ");
+    // Dense enough for the small grid cells and several non-overlap sweeps.
+    let big1 = run(1, 60_000, 8);
+    assert_eq!(big1, run(2, 60_000, 8), "60,000 agents: 2 threads differ");
+    assert_eq!(big1, run(8, 60_000, 8), "60,000 agents: 8 threads differ");
 }
 
 #[test]

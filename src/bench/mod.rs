@@ -234,7 +234,14 @@ pub fn run_headless(args: &BenchArgs, level: &Level) -> Vec<SimRow> {
                     timed_cpu_frame(&mut game, BenchMode::Pipeline, &camera, &mut packed);
                 if i >= args.warmup {
                     s.push(sim, cull, visible, game.agents.timings());
-                    progress(run, runs, variant.name(), agents, i - args.warmup, args.frames);
+                    progress(
+                        run,
+                        runs,
+                        variant.name(),
+                        agents,
+                        i - args.warmup,
+                        args.frames,
+                    );
                 }
             }
             rows.push(s.row(variant, agents, game.agents.close_pairs(0.35), &machine));

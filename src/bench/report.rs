@@ -70,7 +70,13 @@ pub struct SimSamples {
 }
 
 impl SimSamples {
-    pub fn push(&mut self, step_ms: f64, cull_ms: f64, visible: usize, t: crate::crowd::StepTimings) {
+    pub fn push(
+        &mut self,
+        step_ms: f64,
+        cull_ms: f64,
+        visible: usize,
+        t: crate::crowd::StepTimings,
+    ) {
         self.step.push(step_ms);
         let phases = [
             t.grid_ms,

@@ -99,14 +99,12 @@ impl ConstraintContext<'_> {
             .map(|b| self.grid.row_start((b * rpb).min(self.grid.rows())))
             .collect();
         let mut sweeps = 0;
-        let settled: f32 = std::env::var("TUNE_SETTLED").ok().and_then(|v| v.parse().ok()).unwrap_or(SETTLED);
-        let max_sweeps: usize = std::env::var("TUNE_MAX").ok().and_then(|v| v.parse().ok()).unwrap_or(MAX_SWEEPS);
-        while sweeps < max_sweeps {
+        while sweeps < MAX_SWEEPS {
             let deepest = self
                 .relax_bands(agents, &bounds, 0)
                 .max(self.relax_bands(agents, &bounds, 1));
             sweeps += 1;
-            if sweeps >= MIN_SWEEPS && deepest < settled {
+            if sweeps >= MIN_SWEEPS && deepest < SETTLED {
                 break;
             }
         }

@@ -492,7 +492,13 @@ impl Crowd {
         sorted.gather(self, self.grid.order(), &self.steer_dt, &self.active);
         t.grid_ms += lap(&mut since);
         let personal_space = self.level.crowd.behaviour.personal_space;
-        steering::steer(&self.grid, &mut sorted, &self.obstacles, inputs, personal_space);
+        steering::steer(
+            &self.grid,
+            &mut sorted,
+            &self.obstacles,
+            inputs,
+            personal_space,
+        );
         t.steering_ms = lap(&mut since);
         let constraints = constraints::ConstraintContext {
             grid: &self.grid,

@@ -121,7 +121,12 @@ impl SortedAgents {
 }
 
 /// Writes positions and steered velocities back to agent order (`slot_of[i]` = agent i's slot).
-pub(super) fn write_back(sorted: &SortedAgents, slot_of: &[u32], pos: &mut [Vec2], vel: &mut [Vec2]) {
+pub(super) fn write_back(
+    sorted: &SortedAgents,
+    slot_of: &[u32],
+    pos: &mut [Vec2],
+    vel: &mut [Vec2],
+) {
     pos.par_iter_mut()
         .zip(vel.par_iter_mut())
         .zip(slot_of.par_iter())

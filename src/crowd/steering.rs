@@ -104,10 +104,12 @@ pub(super) fn fast_exp(x: f32) -> f32 {
     let whole = (t + ROUND) - ROUND;
     let f = t - whole;
     let p = 1.0
-        + f * (0.693_147_2
+        + f * (std::f32::consts::LN_2
             + f * (0.240_226_5 + f * (0.055_504_11 + f * (0.009_618_129 + f * 0.001_333_355))));
     // whole + 127 + 2^23 holds the biased exponent in its low mantissa bits.
-    let biased = (whole + (127.0 + 8_388_608.0)).to_bits().wrapping_sub(0x4B00_0000);
+    let biased = (whole + (127.0 + 8_388_608.0))
+        .to_bits()
+        .wrapping_sub(0x4B00_0000);
     p * f32::from_bits(biased << 23)
 }
 
@@ -434,7 +436,13 @@ impl SteerContext<'_> {
 
 /// Steers every agent: fills `nvx`/`nvy` from the previous state, on all threads of the current
 /// pool. Each slot's result depends only on the shared previous state.
-pub(super) fn steer(grid: &CellGrid, agents: &mut SortedAgents, obstacles: &ObstacleField, inputs: &StepInputs, personal_space: f32) {
+pub(super) fn steer(
+    grid: &CellGrid,
+    agents: &mut SortedAgents,
+    obstacles: &ObstacleField,
+    inputs: &StepInputs,
+    personal_space: f32,
+) {
     let mut nvx = std::mem::take(&mut agents.nvx);
     let mut nvy = std::mem::take(&mut agents.nvy);
     {
