@@ -178,7 +178,7 @@ impl Machine {
     pub fn here() -> Self {
         Machine {
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            threads: rayon::current_num_threads(),
+            threads: crate::crowd::default_threads(),
             simd: crate::crowd::simd_level(),
             commit: build_commit(),
         }

@@ -164,8 +164,12 @@ pub struct Crowd {
     active: Vec<bool>,
     /// The one spatial grid; its cell size follows the crowd's density.
     grid: CellGrid,
-    /// Hot fields in the grid's cell order, rebuilt each step.
+    /// Hot fields in the grid's cell order, rebuilt each step, and the scratch for gathering
+    /// them and writing them back.
     sorted: SortedAgents,
+    records: Vec<sorted::HotRecord>,
+    flags_by_agent: Vec<u8>,
+    outcomes: Vec<sorted::Outcome>,
     obstacles: ObstacleField,
     nav: NavGrid,
     /// Agents waiting for a route search, oldest first.
@@ -177,6 +181,31 @@ pub struct Crowd {
     /// thread per core.
     pool: Option<std::sync::Arc<rayon::ThreadPool>>,
     timings: StepTimings,
+}
+
+/// One pool for every crowd that asks for no particular thread count: a thread per core,
+/// started once. None only if the system refuses threads; then a one-thread pool is tried.
+fn default_pool() -> std::sync::Arc<rayon::ThreadPool> {
+    static POOL: std::sync::OnceLock<std::sync::Arc<rayon::ThreadPool>> =
+        std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        let build = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .thread_name(|i| format!("crowd-{i}"))
+                .build()
+        };
+        let pool = build(0)
+            .or_else(|_| build(1))
+            .expect("the crowd needs at least one worker thread");
+        std::sync::Arc::new(pool)
+    })
+    .clone()
+}
+
+/// Threads a crowd steps on unless `set_threads` says otherwise.
+pub fn default_threads() -> usize {
+    default_pool().current_num_threads()
 }
 
 /// Grid cell edge (m) for a crowd of `count` on `area` m²: dense crowds get small cells so a
@@ -237,6 +266,9 @@ impl Crowd {
                 grid_cell_for(0, level.bounds.size().x * level.bounds.size().y),
             ),
             sorted: SortedAgents::default(),
+            records: Vec::new(),
+            flags_by_agent: Vec::new(),
+            outcomes: Vec::new(),
             obstacles: ObstacleField::new(level, 2.0),
             nav: NavGrid::new(level),
             route_requests: std::collections::VecDeque::new(),
@@ -460,10 +492,10 @@ impl Crowd {
         if dt == 0.0 || self.is_empty() {
             return;
         }
-        match self.pool.clone() {
-            Some(pool) => pool.install(|| self.step_phases(dt, inputs)),
-            None => self.step_phases(dt, inputs),
-        }
+        // The whole step runs inside the pool: each phase's parallel loop then starts from a
+        // worker, instead of waking the pool and blocking this thread once per phase.
+        let pool = self.pool.clone().unwrap_or_else(default_pool);
+        pool.install(|| self.step_phases(dt, inputs));
         self.steps += 1;
     }
 
@@ -489,7 +521,10 @@ impl Crowd {
         self.update_behaviour(dt, inputs);
         t.behaviour_ms = lap(&mut since);
         let mut sorted = std::mem::take(&mut self.sorted);
-        sorted.gather(self, self.grid.order(), &self.steer_dt, &self.active);
+        let mut records = std::mem::take(&mut self.records);
+        let mut flags = std::mem::take(&mut self.flags_by_agent);
+        sorted.gather(self, self.grid.order(), &mut records, &mut flags);
+        (self.records, self.flags_by_agent) = (records, flags);
         t.grid_ms += lap(&mut since);
         let personal_space = self.level.crowd.behaviour.personal_space;
         steering::steer(
@@ -509,7 +544,13 @@ impl Crowd {
         };
         t.sweeps = constraints.apply(&mut sorted, dt) as u32;
         t.constraints_ms = lap(&mut since);
-        sorted::write_back(&sorted, self.grid.slot_of(), &mut self.pos, &mut self.vel);
+        sorted::write_back(
+            &sorted,
+            self.grid.slot_of(),
+            &mut self.outcomes,
+            &mut self.pos,
+            &mut self.vel,
+        );
         self.sorted = sorted;
         t.grid_ms += lap(&mut since);
         self.update_heading_and_anim();

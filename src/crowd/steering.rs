@@ -298,13 +298,16 @@ impl SteerContext<'_> {
     /// first; only if it holds fewer than K is the whole reach scanned.
     fn neighbours(&self, p: Vec2) -> NeighbourLanes {
         let reach = self.reach();
-        let density = self.local_density(p, self.grid.cell_size() * 0.5);
-        let wanted = SCAN_MARGIN * MAX_NEIGHBOURS as f32;
-        let first = (wanted / (std::f32::consts::PI * density.max(1e-3))).sqrt();
         let mut cands = [0u64; CANDIDATES];
         let mut count = 0;
-        if first < reach {
-            count = self.scan(p, first, &mut cands);
+        // Large cells mean a sparse crowd: the whole reach holds few people.
+        if self.grid.cell_size() < reach {
+            let density = self.local_density(p, self.grid.cell_size() * 0.5);
+            let wanted = SCAN_MARGIN * MAX_NEIGHBOURS as f32;
+            let first = (wanted / (std::f32::consts::PI * density.max(1e-3))).sqrt();
+            if first < reach {
+                count = self.scan(p, first, &mut cands);
+            }
         }
         if count < MAX_NEIGHBOURS {
             count = self.scan(p, reach, &mut cands);
