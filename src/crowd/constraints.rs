@@ -80,53 +80,66 @@ impl ConstraintContext<'_> {
         ((BAND_HEIGHT / self.grid.cell_size()).ceil() as usize).max(1)
     }
 
-    /// Advances positions by `dt` with the steered velocities, then relaxes until settled.
+    /// Moves everyone to the positions steering advanced them to, then relaxes until settled.
     /// Returns the sweeps it took.
-    pub fn apply(&self, agents: &mut SortedAgents, dt: f32) -> usize {
-        agents
-            .px
-            .par_iter_mut()
-            .zip(agents.py.par_iter_mut())
-            .zip(agents.nvx.par_iter().zip(agents.nvy.par_iter()))
-            .with_min_len(4096)
-            .for_each(|((x, y), (vx, vy))| {
-                *x += vx * dt;
-                *y += vy * dt;
-            });
+    pub fn apply(&self, agents: &mut SortedAgents) -> usize {
+        std::mem::swap(&mut agents.px, &mut agents.qx);
+        std::mem::swap(&mut agents.py, &mut agents.qy);
         let rpb = self.rows_per_band();
         let bands = self.grid.rows().div_ceil(rpb);
         let bounds: Vec<usize> = (0..=bands)
             .map(|b| self.grid.row_start((b * rpb).min(self.grid.rows())))
             .collect();
+        // The deepest overlap each band met when it was last relaxed: after the first sweep,
+        // only bands with (or next to) an overlap deeper than `SETTLED` are relaxed again, so
+        // extra sweeps cost in proportion to the trouble spots, not to the crowd.
+        let mut depth = vec![f32::INFINITY; bands];
         let mut sweeps = 0;
         while sweeps < MAX_SWEEPS {
-            let deepest = self
-                .relax_bands(agents, &bounds, 0)
-                .max(self.relax_bands(agents, &bounds, 1));
+            self.relax_bands(agents, &bounds, 0, &mut depth);
+            self.relax_bands(agents, &bounds, 1, &mut depth);
             sweeps += 1;
-            if sweeps >= MIN_SWEEPS && deepest < SETTLED {
+            if sweeps >= MIN_SWEEPS && depth.iter().all(|&d| d < SETTLED) {
                 break;
             }
         }
         sweeps
     }
 
-    /// Relaxes every band of the given parity, bands side by side; returns the deepest overlap
-    /// met.
-    fn relax_bands(&self, agents: &mut SortedAgents, bounds: &[usize], parity: usize) -> f32 {
+    /// Relaxes the unsettled bands of the given parity, side by side, and records the deepest
+    /// overlap each met in `depth` (a settled band skipped now counts as 0).
+    fn relax_bands(
+        &self,
+        agents: &mut SortedAgents,
+        bounds: &[usize],
+        parity: usize,
+        depth: &mut [f32],
+    ) {
         let rpb = self.rows_per_band();
         let xs = split_bands(&mut agents.px, bounds);
         let ys = split_bands(&mut agents.py, bounds);
         let mut own = Vec::new();
         let mut shared: Vec<Option<(&[f32], &[f32])>> = vec![None; xs.len()];
+        let unsettled: Vec<bool> = (0..depth.len())
+            .map(|b| {
+                let lo = b.saturating_sub(1);
+                let hi = (b + 2).min(depth.len());
+                depth[lo..hi].iter().any(|&d| d >= SETTLED)
+            })
+            .collect();
         for (b, (x, y)) in xs.into_iter().zip(ys).enumerate() {
             if b % 2 == parity {
-                own.push((b, x, y));
+                if unsettled[b] {
+                    own.push((b, x, y));
+                } else {
+                    depth[b] = 0.0;
+                }
             } else {
                 shared[b] = Some((&*x, &*y));
             }
         }
         let ids = &agents.id;
+        let mut results = Vec::with_capacity(own.len());
         own.into_par_iter()
             .map(|(band, x, y)| {
                 let neighbour = |b: usize| {
@@ -146,9 +159,12 @@ impl ConstraintContext<'_> {
                     below: band.checked_sub(1).and_then(neighbour),
                     above: neighbour(band + 1),
                 };
-                self.relax_band(&mut view, ids)
+                (band, self.relax_band(&mut view, ids))
             })
-            .reduce(|| 0.0, f32::max)
+            .collect_into_vec(&mut results);
+        for (band, d) in results {
+            depth[band] = d;
+        }
     }
 
     /// One Gauss-Seidel pass over a band, in slot order.

@@ -208,10 +208,14 @@ pub fn default_threads() -> usize {
     default_pool().current_num_threads()
 }
 
-/// Grid cell edge (m) for a crowd of `count` on `area` m²: dense crowds get small cells so a
-/// scan visits few bodies, sparse ones large cells so the grid stays small.
+/// Grid cell edge (m) for a crowd of `count` on `area` m²: the denser the crowd, the smaller the
+/// cells, so that a neighbour scan's box of whole cells stays close to the circle it needs;
+/// sparse crowds get large cells so the grid stays small.
 fn grid_cell_for(count: usize, area: f32) -> f32 {
-    if count as f32 > area.max(1.0) {
+    let density = count as f32 / area.max(1.0);
+    if density > 2.0 {
+        steering::LOOK_AHEAD * 0.25
+    } else if density > 0.5 {
         steering::LOOK_AHEAD * 0.5
     } else {
         steering::LOOK_AHEAD
@@ -533,6 +537,7 @@ impl Crowd {
             &self.obstacles,
             inputs,
             personal_space,
+            dt,
         );
         t.steering_ms = lap(&mut since);
         let constraints = constraints::ConstraintContext {
@@ -542,7 +547,7 @@ impl Crowd {
             hero: inputs.hero_position.filter(|h| h.is_finite()),
             fallback: &self.goal,
         };
-        t.sweeps = constraints.apply(&mut sorted, dt) as u32;
+        t.sweeps = constraints.apply(&mut sorted) as u32;
         t.constraints_ms = lap(&mut since);
         sorted::write_back(
             &sorted,

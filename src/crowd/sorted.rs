@@ -32,9 +32,12 @@ pub(super) struct SortedAgents {
     pub flags: Vec<u8>,
     /// Agent index of each slot (for deterministic tie-breaks that must not depend on order).
     pub id: Vec<u32>,
-    /// The steered velocity, written by the steering pass.
+    /// The steered velocity, and the position it leads to after one step, written by the
+    /// steering pass.
     pub nvx: Vec<f32>,
     pub nvy: Vec<f32>,
+    pub qx: Vec<f32>,
+    pub qy: Vec<f32>,
 }
 
 fn resize_all(n: usize, fields: &mut [&mut Vec<f32>]) {

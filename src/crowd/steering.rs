@@ -220,17 +220,39 @@ fn pair_forces(n: &NeighbourLanes, a: &PairTerms, walking: bool) -> Vec2 {
     }
 }
 
-/// Keeps the `MAX_NEIGHBOURS` nearest of `cands` at the front and returns how many that is.
+/// Keeps the `MAX_NEIGHBOURS` nearest of `cands` at the front, nearest first, and returns how
+/// many that is.
 /// Each key is the squared distance's bits (non-negative floats order like their bits) above the
 /// slot: one integer order, nearest first and then by slot, so the set kept does not depend on
 /// the scan.
 fn keep_nearest(cands: &mut [u64]) -> usize {
-    if cands.len() > MAX_NEIGHBOURS {
-        cands.select_nth_unstable(MAX_NEIGHBOURS - 1);
-        MAX_NEIGHBOURS
-    } else {
-        cands.len()
+    let k = MAX_NEIGHBOURS;
+    if cands.len() <= k {
+        return cands.len();
     }
+    // The first K, sorted by insertion; then each later key that beats the K-th slides in. A
+    // handful of candidates past K is the usual case: cheaper than a general selection.
+    for i in 1..k {
+        let key = cands[i];
+        let mut j = i;
+        while j > 0 && cands[j - 1] > key {
+            cands[j] = cands[j - 1];
+            j -= 1;
+        }
+        cands[j] = key;
+    }
+    for i in k..cands.len() {
+        let key = cands[i];
+        if key < cands[k - 1] {
+            let mut j = k - 1;
+            while j > 0 && cands[j - 1] > key {
+                cands[j] = cands[j - 1];
+                j -= 1;
+            }
+            cands[j] = key;
+        }
+    }
+    k
 }
 
 fn candidate_key(d2: f32, slot: usize) -> u64 {
@@ -437,7 +459,8 @@ impl SteerContext<'_> {
     }
 }
 
-/// Steers every agent: fills `nvx`/`nvy` from the previous state, on all threads of the current
+/// Steers every agent: fills `nvx`/`nvy` and the advanced positions `qx`/`qy` from the
+/// previous state, on all threads of the current
 /// pool. Each slot's result depends only on the shared previous state.
 pub(super) fn steer(
     grid: &CellGrid,
@@ -445,9 +468,14 @@ pub(super) fn steer(
     obstacles: &ObstacleField,
     inputs: &StepInputs,
     personal_space: f32,
+    dt: f32,
 ) {
     let mut nvx = std::mem::take(&mut agents.nvx);
     let mut nvy = std::mem::take(&mut agents.nvy);
+    let mut qx = std::mem::take(&mut agents.qx);
+    let mut qy = std::mem::take(&mut agents.qy);
+    qx.resize(nvx.len(), 0.0);
+    qy.resize(nvx.len(), 0.0);
     {
         let ctx = SteerContext {
             grid,
@@ -457,24 +485,46 @@ pub(super) fn steer(
             personal_space,
         };
         const CHUNK: usize = 256;
+        // The advanced position is written here too, saving the constraints a pass.
         nvx.par_chunks_mut(CHUNK)
             .zip(nvy.par_chunks_mut(CHUNK))
+            .zip(qx.par_chunks_mut(CHUNK).zip(qy.par_chunks_mut(CHUNK)))
             .enumerate()
-            .for_each(|(c, (xs, ys))| {
-                for (k, (x, y)) in xs.iter_mut().zip(ys.iter_mut()).enumerate() {
-                    let v = ctx.velocity(c * CHUNK + k);
-                    *x = v.x;
-                    *y = v.y;
+            .for_each(|(c, ((vxs, vys), (qxs, qys)))| {
+                for k in 0..vxs.len() {
+                    let slot = c * CHUNK + k;
+                    let v = ctx.velocity(slot);
+                    vxs[k] = v.x;
+                    vys[k] = v.y;
+                    qxs[k] = ctx.agents.px[slot] + v.x * dt;
+                    qys[k] = ctx.agents.py[slot] + v.y * dt;
                 }
             });
     }
     agents.nvx = nvx;
     agents.nvy = nvy;
+    agents.qx = qx;
+    agents.qy = qy;
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keeps_exactly_the_nearest_whatever_the_scan_order() {
+        let mut rng = fastrand::Rng::with_seed(4);
+        for n in [3, MAX_NEIGHBOURS, MAX_NEIGHBOURS + 1, 20, CANDIDATES] {
+            let keys: Vec<u64> = (0..n).map(|s| candidate_key(rng.f32() * 2.5, s)).collect();
+            let mut expected = keys.clone();
+            expected.sort();
+            expected.truncate(MAX_NEIGHBOURS);
+            let mut shuffled = keys.clone();
+            rng.shuffle(&mut shuffled);
+            let kept = keep_nearest(&mut shuffled);
+            assert_eq!(&shuffled[..kept], &expected[..], "{n} candidates");
+        }
+    }
 
     #[test]
     fn fast_exp_is_close_to_exp() {
