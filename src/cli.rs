@@ -103,6 +103,10 @@ pub struct PlayArgs {
     /// ~50 MB) instead of the animation-matrix texture.
     #[arg(long)]
     pub vat: bool,
+    /// Steer everyone every step: turn off the simulation level of detail (people the camera
+    /// cannot see steered every 4th step; the Tab panel's "simulation LOD").
+    #[arg(long)]
+    pub no_sim_lod: bool,
 }
 
 fn parse_crowd(s: &str) -> Result<u32, String> {

@@ -138,6 +138,7 @@ fn play(args: PlayArgs) -> ExitCode {
         lod_colors: args.lod_colors,
         naive: args.naive,
         vat: args.vat,
+        no_sim_lod: args.no_sim_lod,
         cull_view: args.cull_view,
         paused: args.paused,
         max_uniform_vectors: args.max_uniform_vectors,

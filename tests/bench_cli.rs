@@ -46,16 +46,14 @@ fn bad_values_are_refused_before_any_work() {
 }
 
 #[test]
-fn headless_run_writes_csv_plot_and_table() {
+fn headless_run_measures_the_simulation_once_per_size_with_its_phases() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out_dir = dir.path().to_string_lossy().to_string();
     let out = throng(&[
         "bench",
         "--headless",
         "--sizes",
-        "20,60",
-        "--modes",
-        "pipeline,naive",
+        "20,400",
         "--frames",
         "3",
         "--warmup",
@@ -70,22 +68,55 @@ fn headless_run_writes_csv_plot_and_table() {
     );
     let csv = std::fs::read_to_string(dir.path().join("bench.csv")).expect("csv");
     let lines: Vec<&str> = csv.lines().collect();
-    assert_eq!(lines[0], throng::bench::report::CSV_HEADER);
+    assert_eq!(lines[0], throng::bench::report::SIM_CSV_HEADER);
+    // Per size: full rate, then with the simulation LOD.
     assert_eq!(lines.len(), 5, "{csv}");
-    assert!(lines[1].starts_with("pipeline,20,3,"));
-    assert!(lines[2].starts_with("naive,20,3,"));
-    assert!(lines[4].starts_with("naive,60,3,"));
-    // Without culling the naive mode always "sees" everyone.
-    assert!(lines[4].ends_with(",60"), "{}", lines[4]);
+    for (line, prefix) in lines[1..].iter().zip([
+        "full,20,3,",
+        "sim-lod,20,3,",
+        "full,400,3,",
+        "sim-lod,400,3,",
+    ]) {
+        assert!(line.starts_with(prefix), "{line}");
+    }
+    let header: Vec<&str> = lines[0].split(',').collect();
+    let column = |row: &str, name: &str| -> String {
+        let k = header.iter().position(|h| *h == name).expect("column");
+        row.split(',').nth(k).unwrap_or_default().to_string()
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for row in &lines[1..] {
+        assert_eq!(column(row, "cores"), cores.to_string(), "{row}");
+        assert!(["avx2", "baseline"].contains(&column(row, "simd").as_str()));
+        assert!(!column(row, "commit").is_empty());
+        // Every phase is measured: a real, non-negative time, and steering takes some.
+        for phase in throng::bench::report::PHASES {
+            let ms: f64 = column(row, &format!("{phase}_ms")).parse().expect(phase);
+            assert!(ms >= 0.0, "{phase}: {ms}");
+        }
+        let steering: f64 = column(row, "steering_ms").parse().expect("steering");
+        assert!(steering > 0.0, "{row}");
+        assert_eq!(column(row, "close_pairs"), "0", "{row}");
+    }
+    // Full rate steers everyone.
+    assert_eq!(column(lines[3], "steered"), "400");
     let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.starts_with("machine: "), "{table}");
     assert!(
-        table.contains("vs first") && table.contains("1.00x"),
+        table.contains("vs full") && table.contains("1.00x"),
         "{table}"
     );
     let png = read_png(&dir.path().join("bench.png"));
     assert_eq!((png.width, png.height), (960, 540));
     // Progress went to stderr.
-    assert!(String::from_utf8_lossy(&out.stderr).contains("bench [4/4] naive 60 agents"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bench [4/4] sim-lod 400 agents"));
+}
+
+#[test]
+fn headless_refuses_render_modes() {
+    let out = throng(&["bench", "--headless", "--modes", "pipeline"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--modes chooses render paths"));
 }
 
 #[test]

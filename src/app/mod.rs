@@ -58,6 +58,8 @@ pub struct PlaySetup {
     pub vat: bool,
     /// Start in the culling debug view.
     pub cull_view: bool,
+    /// Steer everyone every step (no simulation LOD).
+    pub no_sim_lod: bool,
     pub paused: bool,
     pub max_uniform_vectors: Option<u32>,
     /// Start with the hero's follow camera.
@@ -134,6 +136,7 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
     game.toggles.per_agent_draws = setup.naive;
     game.toggles.vat = setup.vat;
     game.toggles.cull_view = setup.cull_view;
+    game.sim_lod = !setup.no_sim_lod;
     game.toggles.uniform_cap = setup.max_uniform_vectors;
     apply_start_actions(&mut game, setup.paused, setup.perf_panel);
     let mut renderer = {
@@ -346,6 +349,8 @@ fn simulate(
     timings: &mut StageTimings,
 ) {
     let sim_start = Instant::now();
+    // The simulation LOD tests people against the view the player really has.
+    game.view_aspect = screen_width() / screen_height().max(1.0);
     game.frame(frame_seconds as f64, input);
     let sim_time = sim_start.elapsed();
     // The hero's animation, palettes and morph rebuilds run inside `Game::frame`: charge

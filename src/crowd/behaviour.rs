@@ -128,15 +128,19 @@ impl Crowd {
     fn random_free_spot(&mut self, i: usize) -> Vec2 {
         let b = self.level.bounds;
         let here = self.pos[i];
+        let (lo, hi) = (b.min + Vec2::splat(1.0), b.max - Vec2::splat(1.0));
         for _ in 0..12 {
-            // Strolls stay within about 40 m so people cross the plaza in believable legs.
+            // Strolls stay within about 40 m so people cross the plaza in believable legs. A spot
+            // off the plaza is drawn again rather than clamped: clamping would send everyone
+            // near an edge to the same few spots on it, and pile them into the corners.
             let offset = Vec2::new(self.rand(i) * 2.0 - 1.0, self.rand(i) * 2.0 - 1.0) * 40.0;
-            let p = (here + offset).clamp(b.min + Vec2::splat(1.0), b.max - Vec2::splat(1.0));
-            if self.obstacles.is_free(p, 0.5) {
+            let p = here + offset;
+            let inside = p.cmpge(lo).all() && p.cmple(hi).all();
+            if inside && self.obstacles.is_free(p, 0.5) {
                 return p;
             }
         }
-        here
+        here.clamp(lo, hi.max(lo))
     }
 
     /// The nearest obstacle of `kind` to `p`: the fountain to watch, the kiosk a queue faces.

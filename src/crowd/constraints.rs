@@ -19,7 +19,7 @@ use crate::level::Bounds;
 
 /// Sweeps at least, and at most: dense crowds need more to reach the tolerance below.
 const MIN_SWEEPS: usize = 1;
-const MAX_SWEEPS: usize = 8;
+const MAX_SWEEPS: usize = 16;
 /// A sweep that finds no overlap deeper than this (m) is the last.
 const SETTLED: f32 = 0.03;
 /// A band is at least this tall (m): more than a push reaches (two bodies plus a step's motion).
@@ -35,6 +35,15 @@ pub(super) struct ConstraintContext<'a> {
     pub fallback: &'a [Vec2],
 }
 
+/// A neighbouring band, read-only: its first slot, positions and pinned flags.
+#[derive(Clone, Copy)]
+struct SharedBand<'a> {
+    start: usize,
+    x: &'a [f32],
+    y: &'a [f32],
+    pinned: &'a [u8],
+}
+
 /// One band's view of the positions: its own rows mutable, the bands above and below read-only.
 struct BandView<'a> {
     first_row: usize,
@@ -43,29 +52,37 @@ struct BandView<'a> {
     start: usize,
     x: &'a mut [f32],
     y: &'a mut [f32],
-    below: Option<(usize, &'a [f32], &'a [f32])>,
-    above: Option<(usize, &'a [f32], &'a [f32])>,
+    /// 1 where an obstacle, the bounds or the hero held the agent back in this step: it cannot
+    /// give way, so whoever overlaps it takes the whole push.
+    pinned: &'a mut [u8],
+    below: Option<SharedBand<'a>>,
+    above: Option<SharedBand<'a>>,
 }
 
 impl BandView<'_> {
-    /// The positions of sorted slots `run` (all in `row`) and the slot the slices start at.
+    /// Positions and pinned flags of sorted slots `run` (all in `row`).
     #[inline]
-    fn row_slices(&self, row: usize, run: std::ops::Range<usize>) -> (&[f32], &[f32]) {
+    fn row_slices(&self, row: usize, run: std::ops::Range<usize>) -> (&[f32], &[f32], &[u8]) {
         let band = row / self.rows_per_band;
-        let (start, x, y): (usize, &[f32], &[f32]) = if band == self.band {
-            (self.start, &*self.x, &*self.y)
+        let b = if band == self.band {
+            SharedBand {
+                start: self.start,
+                x: &*self.x,
+                y: &*self.y,
+                pinned: &*self.pinned,
+            }
         } else if band < self.band {
             self.below.expect("rows are clamped to the window")
         } else {
             self.above.expect("rows are clamped to the window")
         };
-        let local = run.start - start..run.end - start;
-        (&x[local.clone()], &y[local])
+        let local = run.start - b.start..run.end - b.start;
+        (&b.x[local.clone()], &b.y[local.clone()], &b.pinned[local])
     }
 }
 
 /// Splits `data` at ascending `bounds` (first 0, last `data.len()`) into one slice per band.
-fn split_bands<'a>(mut data: &'a mut [f32], bounds: &[usize]) -> Vec<&'a mut [f32]> {
+fn split_bands<'a, T>(mut data: &'a mut [T], bounds: &[usize]) -> Vec<&'a mut [T]> {
     let mut out = Vec::with_capacity(bounds.len());
     for w in bounds.windows(2) {
         let (head, tail) = std::mem::take(&mut data).split_at_mut(w[1] - w[0]);
@@ -85,6 +102,8 @@ impl ConstraintContext<'_> {
     pub fn apply(&self, agents: &mut SortedAgents) -> usize {
         std::mem::swap(&mut agents.px, &mut agents.qx);
         std::mem::swap(&mut agents.py, &mut agents.qy);
+        agents.pinned.clear();
+        agents.pinned.resize(agents.px.len(), 0);
         let rpb = self.rows_per_band();
         let bands = self.grid.rows().div_ceil(rpb);
         let bounds: Vec<usize> = (0..=bands)
@@ -118,8 +137,9 @@ impl ConstraintContext<'_> {
         let rpb = self.rows_per_band();
         let xs = split_bands(&mut agents.px, bounds);
         let ys = split_bands(&mut agents.py, bounds);
+        let pins = split_bands(&mut agents.pinned, bounds);
         let mut own = Vec::new();
-        let mut shared: Vec<Option<(&[f32], &[f32])>> = vec![None; xs.len()];
+        let mut shared: Vec<Option<SharedBand>> = vec![None; xs.len()];
         let unsettled: Vec<bool> = (0..depth.len())
             .map(|b| {
                 let lo = b.saturating_sub(1);
@@ -127,28 +147,27 @@ impl ConstraintContext<'_> {
                 depth[lo..hi].iter().any(|&d| d >= SETTLED)
             })
             .collect();
-        for (b, (x, y)) in xs.into_iter().zip(ys).enumerate() {
+        for (b, ((x, y), pinned)) in xs.into_iter().zip(ys).zip(pins).enumerate() {
             if b % 2 == parity {
                 if unsettled[b] {
-                    own.push((b, x, y));
+                    own.push((b, x, y, pinned));
                 } else {
                     depth[b] = 0.0;
                 }
             } else {
-                shared[b] = Some((&*x, &*y));
+                shared[b] = Some(SharedBand {
+                    start: bounds[b],
+                    x: &*x,
+                    y: &*y,
+                    pinned: &*pinned,
+                });
             }
         }
         let ids = &agents.id;
         let mut results = Vec::with_capacity(own.len());
         own.into_par_iter()
-            .map(|(band, x, y)| {
-                let neighbour = |b: usize| {
-                    shared
-                        .get(b)
-                        .copied()
-                        .flatten()
-                        .map(|(x, y)| (bounds[b], x, y))
-                };
+            .map(|(band, x, y, pinned)| {
+                let neighbour = |b: usize| shared.get(b).copied().flatten();
                 let mut view = BandView {
                     first_row: band * rpb,
                     rows_per_band: rpb,
@@ -156,6 +175,7 @@ impl ConstraintContext<'_> {
                     start: bounds[band],
                     x,
                     y,
+                    pinned,
                     below: band.checked_sub(1).and_then(neighbour),
                     above: neighbour(band + 1),
                 };
@@ -183,8 +203,8 @@ impl ConstraintContext<'_> {
             for row in span.lo.max(window_lo)..=span.hi.min(window_hi) {
                 let run = self.grid.run(row, cols);
                 let first = run.start;
-                let (xs, ys) = view.row_slices(row, run);
-                for (k, (&x, &y)) in xs.iter().zip(ys).enumerate() {
+                let (xs, ys, pins) = view.row_slices(row, run);
+                for (k, ((&x, &y), &pinned)) in xs.iter().zip(ys).zip(pins).enumerate() {
                     let j = first + k;
                     let d = p - Vec2::new(x, y);
                     let d2 = d.length_squared();
@@ -197,13 +217,18 @@ impl ConstraintContext<'_> {
                             Vec2::from_angle((ids[slot] as usize * 7 + ids[j] as usize) as f32)
                         };
                         deepest = deepest.max(min_d - dist);
-                        correction += n * (min_d - dist) * 0.5;
+                        // Each of two free bodies gives way by half; against one held by a
+                        // wall (or a corner), the free one takes the whole push.
+                        let share = if pinned != 0 { 1.0 } else { 0.5 };
+                        correction += n * (min_d - dist) * share;
                     }
                 }
             }
-            let p = self.settle(p + correction, ids[slot]);
-            view.x[k] = p.x;
-            view.y[k] = p.y;
+            let wanted = p + correction;
+            let settled = self.settle(wanted, ids[slot]);
+            view.pinned[k] |= (settled != wanted) as u8;
+            view.x[k] = settled.x;
+            view.y[k] = settled.y;
         }
         deepest
     }

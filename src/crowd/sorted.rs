@@ -38,6 +38,8 @@ pub(super) struct SortedAgents {
     pub nvy: Vec<f32>,
     pub qx: Vec<f32>,
     pub qy: Vec<f32>,
+    /// Held back by an obstacle, the bounds or the hero during this step's constraints.
+    pub pinned: Vec<u8>,
 }
 
 fn resize_all(n: usize, fields: &mut [&mut Vec<f32>]) {

@@ -154,6 +154,14 @@ impl PerfPanel {
         ) {
             game.toggles.cull_view = cull_view;
         }
+        let mut sim_lod = game.sim_lod;
+        if self.widgets.checkbox(
+            check(8.0),
+            "simulation LOD (unseen: every 4th step)",
+            &mut sim_lod,
+        ) {
+            game.sim_lod = sim_lod;
+        }
         let caps = cap_options(game.toggles.uniform_cap);
         let labels: Vec<String> = caps.iter().map(|&c| cap_label(c)).collect();
         let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
