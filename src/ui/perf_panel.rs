@@ -60,8 +60,8 @@ impl PerfPanel {
         y: f32,
     ) -> bool {
         let lines = stat_lines(timings, stats, gpu);
-        // Controls take 358 px above the statistics lines.
-        let controls = 358.0;
+        // Controls take 364 px above the statistics lines.
+        let controls = 364.0;
         let height = controls + lines.len() as f32 * LINE;
         draw_rectangle(x, y, PANEL_W, height, PANEL_BG);
         draw_text("Performance lab (Tab)", x + 10.0, y + 22.0, 22.0, TEXT);
@@ -101,7 +101,7 @@ impl PerfPanel {
         let mut culling = game.toggles.frustum_culling;
         let check = |row: f32| Rect {
             x: x + 12.0,
-            y: y + 78.0 + row * 22.0,
+            y: y + 78.0 + row * 20.0,
             w: PANEL_W - 24.0,
             h: 16.0,
         };
@@ -155,11 +155,10 @@ impl PerfPanel {
             game.toggles.cull_view = cull_view;
         }
         let mut sim_lod = game.sim_lod;
-        if self.widgets.checkbox(
-            check(8.0),
-            "simulation LOD (unseen: every 4th step)",
-            &mut sim_lod,
-        ) {
+        if self
+            .widgets
+            .checkbox(check(8.0), "sim LOD (unseen: every 4th step)", &mut sim_lod)
+        {
             game.sim_lod = sim_lod;
         }
         let caps = cap_options(game.toggles.uniform_cap);
@@ -187,7 +186,7 @@ impl PerfPanel {
         {
             let track = Rect {
                 x: x + 12.0,
-                y: y + 278.0 + k as f32 * 26.0,
+                y: y + 284.0 + k as f32 * 26.0,
                 w: PANEL_W - 24.0,
                 h: 14.0,
             };
