@@ -528,6 +528,52 @@ mod tests {
         }
     }
 
+    /// The AVX2 build and the baseline build of the lane loop give the same bits, so a crowd
+    /// steps identically on any x86-64.
+    #[test]
+    fn avx2_and_baseline_kernels_agree_bit_for_bit() {
+        let mut rng = fastrand::Rng::with_seed(8);
+        for case in 0..2000 {
+            let n = case % (NEIGHBOUR_LANES + 1);
+            let mut lanes = NeighbourLanes {
+                chunks: n.div_ceil(LANES),
+                dx: [1e3; NEIGHBOUR_LANES],
+                dy: [0.0; NEIGHBOUR_LANES],
+                vx: [0.0; NEIGHBOUR_LANES],
+                vy: [0.0; NEIGHBOUR_LANES],
+            };
+            for k in 0..n {
+                lanes.dx[k] = rng.f32() * 3.2 - 1.6;
+                lanes.dy[k] = rng.f32() * 3.2 - 1.6;
+                lanes.vx[k] = rng.f32() * 3.0 - 1.5;
+                lanes.vy[k] = rng.f32() * 3.0 - 1.5;
+            }
+            let h = Vec2::from_angle(rng.f32() * 6.3);
+            let terms = PairTerms {
+                vx: rng.f32() * 2.0 - 1.0,
+                vy: rng.f32() * 2.0 - 1.0,
+                hx: h.x,
+                hy: h.y,
+                rx: h.y,
+                ry: -h.x,
+                range: 1.0,
+                half_personal_space: 0.3,
+                push: 1.0,
+            };
+            let base = pair_forces_body::<true>(&lanes, &terms);
+            assert!(base.is_finite());
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: AVX2 is present, checked just above.
+                let wide = unsafe { pair_forces_avx2::<true>(&lanes, &terms) };
+                assert_eq!(
+                    base.to_array().map(f32::to_bits),
+                    wide.to_array().map(f32::to_bits)
+                );
+            }
+        }
+    }
+
     #[test]
     fn fast_exp_is_close_to_exp() {
         let mut x = -30.0f32;
