@@ -35,6 +35,32 @@ pub fn world_to_box(angle_deg: f32, world: Vec2) -> Vec2 {
     Vec2::from_angle(angle_deg.to_radians()).rotate(world)
 }
 
+/// Signed distance from a circle of `radius` to a point `d` from its centre, and the outward
+/// normal.
+#[inline]
+pub fn circle_signed_distance(d: Vec2, radius: f32) -> (f32, Vec2) {
+    let len = d.length();
+    let n = if len > 1e-6 { d / len } else { Vec2::X };
+    (len - radius, n)
+}
+
+/// Signed distance from a box of `half_extents` to a point `local` in the box's own axes, and the
+/// outward normal in those axes (the caller turns it back to the world).
+#[inline]
+pub fn box_signed_distance(local: Vec2, half_extents: Vec2) -> (f32, Vec2) {
+    let q = local.abs() - half_extents;
+    if q.x > 0.0 || q.y > 0.0 {
+        let outside = q.max(Vec2::ZERO);
+        let len = outside.length();
+        (len, (outside * local.signum()) / len.max(1e-6))
+    } else if q.x > q.y {
+        // Inside: the nearest face is the one with the least penetration.
+        (q.x, Vec2::new(local.x.signum(), 0.0))
+    } else {
+        (q.y, Vec2::new(0.0, local.y.signum()))
+    }
+}
+
 impl Shape {
     pub fn center(&self) -> Vec2 {
         match *self {
@@ -45,29 +71,14 @@ impl Shape {
     /// Signed distance from `p` to the footprint's edge (negative inside) and the outward normal.
     pub fn signed_distance(&self, p: Vec2) -> (f32, Vec2) {
         match *self {
-            Shape::Circle { center, radius } => {
-                let d = p - center;
-                let len = d.length();
-                let n = if len > 1e-6 { d / len } else { Vec2::X };
-                (len - radius, n)
-            }
+            Shape::Circle { center, radius } => circle_signed_distance(p - center, radius),
             Shape::Box {
                 center,
                 half_extents,
                 angle_deg,
             } => {
-                let local = world_to_box(angle_deg, p - center);
-                let q = local.abs() - half_extents;
-                let (dist, n_local) = if q.x > 0.0 || q.y > 0.0 {
-                    let outside = q.max(Vec2::ZERO);
-                    let len = outside.length();
-                    (len, (outside * local.signum()) / len.max(1e-6))
-                } else if q.x > q.y {
-                    // Inside: the nearest face is the one with the least penetration.
-                    (q.x, Vec2::new(local.x.signum(), 0.0))
-                } else {
-                    (q.y, Vec2::new(0.0, local.y.signum()))
-                };
+                let (dist, n_local) =
+                    box_signed_distance(world_to_box(angle_deg, p - center), half_extents);
                 (dist, box_to_world(angle_deg, n_local))
             }
         }

@@ -6,6 +6,7 @@
 
 use glam::Vec2;
 
+use crate::footprint::{box_signed_distance, circle_signed_distance};
 use crate::level::{Level, Shape};
 
 /// Tile edge in metres: small enough that a tile near a wall lists one or two shapes.
@@ -51,30 +52,14 @@ impl Footprint {
     #[inline]
     fn signed_distance(&self, p: Vec2) -> (f32, Vec2) {
         match *self {
-            Footprint::Circle { center, radius } => {
-                let d = p - center;
-                let len = d.length();
-                let n = if len > 1e-6 { d / len } else { Vec2::X };
-                (len - radius, n)
-            }
+            Footprint::Circle { center, radius } => circle_signed_distance(p - center, radius),
             Footprint::Box {
                 center,
                 half_extents,
                 to_box,
                 to_world,
             } => {
-                let local = to_box.rotate(p - center);
-                let q = local.abs() - half_extents;
-                let (dist, n_local) = if q.x > 0.0 || q.y > 0.0 {
-                    let outside = q.max(Vec2::ZERO);
-                    let len = outside.length();
-                    (len, (outside * local.signum()) / len.max(1e-6))
-                } else if q.x > q.y {
-                    // Inside: the nearest face is the one with the least penetration.
-                    (q.x, Vec2::new(local.x.signum(), 0.0))
-                } else {
-                    (q.y, Vec2::new(0.0, local.y.signum()))
-                };
+                let (dist, n_local) = box_signed_distance(to_box.rotate(p - center), half_extents);
                 (dist, to_world.rotate(n_local))
             }
         }
