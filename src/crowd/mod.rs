@@ -15,11 +15,12 @@ mod sorted;
 mod steering;
 
 use glam::{Vec2, Vec3};
+use rayon::prelude::*;
 
 use crate::level::{Level, PointOfInterest};
 use anim::{AnimState, ClipKind, ClipSpeeds};
 use grid::CellGrid;
-use nav::NavGrid;
+use nav::{NavGrid, RouteScratch};
 use obstacles::ObstacleField;
 pub use sim_lod::SimView;
 use sorted::SortedAgents;
@@ -172,6 +173,8 @@ pub struct Crowd {
     outcomes: Vec<sorted::Outcome>,
     obstacles: ObstacleField,
     nav: NavGrid,
+    /// One search scratch per simulation thread.
+    route_scratch: Vec<RouteScratch>,
     /// Agents waiting for a route search, oldest first.
     route_requests: std::collections::VecDeque<u32>,
     target_count: usize,
@@ -275,6 +278,7 @@ impl Crowd {
             outcomes: Vec::new(),
             obstacles: ObstacleField::new(level, 2.0),
             nav: NavGrid::new(level),
+            route_scratch: Vec::new(),
             route_requests: std::collections::VecDeque::new(),
             target_count: 0,
             clip_speeds: ClipSpeeds::default(),
@@ -578,16 +582,39 @@ impl Crowd {
         }
     }
 
+    /// Runs up to `ROUTES_PER_STEP` waiting route searches, side by side on the pool's threads
+    /// (each search only reads the grid; results are stored in request order).
     fn plan_routes(&mut self) {
-        for _ in 0..ROUTES_PER_STEP {
+        let mut batch = Vec::with_capacity(ROUTES_PER_STEP);
+        while batch.len() < ROUTES_PER_STEP {
             let Some(i) = self.route_requests.pop_front() else {
                 break;
             };
-            let i = i as usize;
-            if i >= self.len() {
-                continue;
+            if (i as usize) < self.len() {
+                batch.push(i as usize);
             }
-            if let Some(route) = self.nav.route(self.pos[i], self.goal[i]) {
+        }
+        if batch.is_empty() {
+            return;
+        }
+        let threads = rayon::current_num_threads().clamp(1, ROUTES_PER_STEP);
+        self.route_scratch
+            .resize_with(threads, RouteScratch::default);
+        let per = batch.len().div_ceil(threads);
+        let (nav, pos, goal) = (&self.nav, &self.pos, &self.goal);
+        let routes: Vec<Vec<Option<Vec<Vec2>>>> = self
+            .route_scratch
+            .par_iter_mut()
+            .zip(batch.par_chunks(per))
+            .map(|(scratch, agents)| {
+                agents
+                    .iter()
+                    .map(|&i| nav.route(pos[i], goal[i], scratch))
+                    .collect()
+            })
+            .collect();
+        for (&i, route) in batch.iter().zip(routes.into_iter().flatten()) {
+            if let Some(route) = route {
                 self.route[i] = route;
             }
         }

@@ -17,7 +17,12 @@ pub struct NavGrid {
     cols: usize,
     rows: usize,
     blocked: Vec<bool>,
-    // Search scratch, reused: a cell's cost is valid only when its stamp is this search's.
+}
+
+/// One searcher's scratch, reused between searches: a cell's cost is valid only when its stamp
+/// is this search's. Searches share the grid, so each thread brings its own scratch.
+#[derive(Default)]
+pub struct RouteScratch {
     cost: Vec<u32>,
     came: Vec<u32>,
     stamp: Vec<u32>,
@@ -51,7 +56,6 @@ impl NavGrid {
                 }
             }
         }
-        let n = cols * rows;
         NavGrid {
             shapes,
             origin: level.bounds.min,
@@ -59,11 +63,12 @@ impl NavGrid {
             cols,
             rows,
             blocked,
-            cost: vec![u32::MAX; n],
-            came: vec![u32::MAX; n],
-            stamp: vec![0; n],
-            search: 0,
         }
+    }
+
+    /// Cells of the grid (for sizing scratch).
+    fn cells(&self) -> usize {
+        self.cols * self.rows
     }
 
     /// True when nothing stands between a and b.
@@ -97,9 +102,18 @@ impl NavGrid {
 
     /// Waypoints from `from` to `to` (ending at `to`), or None when no route exists.
     /// With a clear straight line the route is just `[to]`.
-    pub fn route(&mut self, from: Vec2, to: Vec2) -> Option<Vec<Vec2>> {
+    pub fn route(&self, from: Vec2, to: Vec2, scratch: &mut RouteScratch) -> Option<Vec<Vec2>> {
         if self.clear_line(from, to) {
             return Some(vec![to]);
+        }
+        let n = self.cells();
+        if scratch.stamp.len() != n {
+            *scratch = RouteScratch {
+                cost: vec![u32::MAX; n],
+                came: vec![u32::MAX; n],
+                stamp: vec![0; n],
+                search: 0,
+            };
         }
         let (sx, sy) = self.cell_of(from);
         let (gx, gy) = self.cell_of(to);
@@ -111,21 +125,21 @@ impl NavGrid {
             // Octile distance, in tenths so costs stay integers.
             ((dx.max(dy) - dx.min(dy)) * 10.0 + dx.min(dy) * 14.0) as u32
         };
-        self.search = self.search.wrapping_add(1);
-        if self.search == 0 {
+        scratch.search = scratch.search.wrapping_add(1);
+        if scratch.search == 0 {
             // Stamps wrapped: clear them once so no stale cell looks current.
-            self.stamp.fill(0);
-            self.search = 1;
+            scratch.stamp.fill(0);
+            scratch.search = 1;
         }
-        let search = self.search;
+        let search = scratch.search;
         let (cols, rows) = (self.cols, self.rows);
-        let NavGrid {
+        let blocked = &self.blocked;
+        let RouteScratch {
             cost: g,
             came,
             stamp,
-            blocked,
             ..
-        } = self;
+        } = scratch;
         let mut visit = |c: usize, g: &mut Vec<u32>, came: &mut Vec<u32>| {
             if stamp[c] != search {
                 stamp[c] = search;
@@ -185,7 +199,7 @@ impl NavGrid {
         if g[goal] == u32::MAX {
             return None;
         }
-        let came = &self.came;
+        let came = &scratch.came;
         let mut cells = vec![goal];
         let mut c = goal;
         while came[c] != u32::MAX {
