@@ -5,9 +5,9 @@
 use glam::{Mat4, Vec3};
 use throng::crowd::sim_lod::LOW_RATE;
 use throng::crowd::{Crowd, SimView, StepInputs, BODY_RADIUS};
+use throng::frustum::Frustum;
 use throng::level::validate::MAX_DENSITY;
 use throng::level::{parse_level, Level};
-use throng::view::frustum::Frustum;
 
 const DT: f32 = 1.0 / 60.0;
 /// The guarantee: no two centres closer than this at the end of any step (bodies touch at 0.4).
@@ -110,7 +110,7 @@ fn corner_view(level: &Level) -> SimView {
     let vp = Mat4::perspective_rh_gl(50f32.to_radians(), 16.0 / 9.0, 0.1, 1000.0)
         * Mat4::look_at_rh(eye, Vec3::new(-30.0, 0.0, -30.0), Vec3::Y);
     SimView {
-        planes: Frustum::from_view_projection(&vp).planes(),
+        frustum: Frustum::from_view_projection(&vp),
         eye,
         far: level.lod.far.min(90.0),
     }

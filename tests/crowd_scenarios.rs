@@ -55,7 +55,7 @@ fn run(level: &Level, crowd: &mut Crowd, max_seconds: f32, stop_on_arrival: bool
 fn unseen() -> StepInputs {
     StepInputs {
         view: Some(SimView {
-            planes: [glam::Vec4::new(0.0, 1.0, 0.0, 0.0); 6],
+            frustum: throng::frustum::Frustum::from_view_projection(&glam::Mat4::IDENTITY),
             eye: glam::Vec3::splat(1e5),
             far: 1.0,
         }),

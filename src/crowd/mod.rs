@@ -110,17 +110,6 @@ pub struct StepTimings {
     pub steered: u32,
 }
 
-impl StepTimings {
-    pub fn total_ms(&self) -> f64 {
-        self.grid_ms
-            + self.plan_ms
-            + self.behaviour_ms
-            + self.steering_ms
-            + self.constraints_ms
-            + self.animation_ms
-    }
-}
-
 /// One agent's look: variant group, model, tint and props, picked from the level's groups.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Variant {
@@ -169,7 +158,6 @@ pub struct Crowd {
     /// them and writing them back.
     sorted: SortedAgents,
     records: Vec<sorted::HotRecord>,
-    flags_by_agent: Vec<u8>,
     outcomes: Vec<sorted::Outcome>,
     obstacles: ObstacleField,
     nav: NavGrid,
@@ -274,7 +262,6 @@ impl Crowd {
             ),
             sorted: SortedAgents::default(),
             records: Vec::new(),
-            flags_by_agent: Vec::new(),
             outcomes: Vec::new(),
             obstacles: ObstacleField::new(level, 2.0),
             nav: NavGrid::new(level),
@@ -509,16 +496,15 @@ impl Crowd {
 
     fn step_phases(&mut self, dt: f32, inputs: &StepInputs) {
         let mut t = StepTimings::default();
-        let clock = std::time::Instant::now();
         let lap = |since: &mut std::time::Instant| {
             let ms = since.elapsed().as_secs_f64() * 1000.0;
             *since = std::time::Instant::now();
             ms
         };
-        let mut since = clock;
+        let mut since = std::time::Instant::now();
         let area = self.level.bounds.size().x * self.level.bounds.size().y;
         let cell = grid_cell_for(self.len(), area);
-        if (self.grid_cell_wanted() - cell).abs() > 1e-6 {
+        if (self.grid.requested_cell() - cell).abs() > 1e-6 {
             self.grid = CellGrid::new(self.level.bounds.min, self.level.bounds.max, cell);
         }
         t.steered = self.select_steered(dt, inputs.view.as_ref()) as u32;
@@ -530,9 +516,8 @@ impl Crowd {
         t.behaviour_ms = lap(&mut since);
         let mut sorted = std::mem::take(&mut self.sorted);
         let mut records = std::mem::take(&mut self.records);
-        let mut flags = std::mem::take(&mut self.flags_by_agent);
-        sorted.gather(self, self.grid.order(), &mut records, &mut flags);
-        (self.records, self.flags_by_agent) = (records, flags);
+        sorted.gather(self, self.grid.order(), &mut records);
+        self.records = records;
         t.grid_ms += lap(&mut since);
         let personal_space = self.level.crowd.behaviour.personal_space;
         steering::steer(
@@ -565,11 +550,6 @@ impl Crowd {
         self.update_heading_and_anim();
         t.animation_ms = lap(&mut since);
         self.timings = t;
-    }
-
-    /// The cell size the grid was built for.
-    fn grid_cell_wanted(&self) -> f32 {
-        self.grid.requested_cell()
     }
 
     /// Sets an agent's goal; if an obstacle is in the way, a route search is queued and the

@@ -73,8 +73,6 @@ pub struct ObstacleField {
     inv_tile: f32,
     cols: usize,
     rows: usize,
-    /// How far (m) from a shape's edge an agent still needs to know about it.
-    margin: f32,
     /// Distance from each tile's centre to the nearest obstacle edge, capped at `margin` plus a
     /// tile (all that matters).
     clearance: Vec<f32>,
@@ -138,7 +136,6 @@ impl ObstacleField {
             inv_tile: 1.0 / tile,
             cols,
             rows,
-            margin,
             clearance,
             starts,
             items,
@@ -169,11 +166,6 @@ impl ObstacleField {
         self.tile_of(p).map_or(0.0, |t| {
             self.clearance[t] - self.tile * std::f32::consts::FRAC_1_SQRT_2
         })
-    }
-
-    /// How far from an edge obstacles are still reported.
-    pub fn margin(&self) -> f32 {
-        self.margin
     }
 
     /// Calls `f(distance, normal)` for each obstacle that may be within `margin` of `p`.

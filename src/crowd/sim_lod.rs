@@ -5,7 +5,9 @@
 //! motion and animation catch up. Visible people are steered every step, and so is a margin
 //! around the view, so nobody the renderer draws moves on the slow schedule.
 
-use glam::{Vec2, Vec3, Vec4};
+use glam::{Vec2, Vec3};
+
+use crate::frustum::Frustum;
 
 /// Unseen people are steered once per this many steps.
 pub const LOW_RATE: u64 = 4;
@@ -15,11 +17,10 @@ pub const VIEW_MARGIN: f32 = 3.0;
 /// Height of a person's centre (m).
 const CENTRE_HEIGHT: f32 = 0.9;
 
-/// What the player sees: the camera's frustum planes and how far people are drawn.
+/// What the player sees: the camera's frustum and how far people are drawn.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SimView {
-    /// Inward-facing planes (normal.xyz, d): a point p is inside when dot(n, p) + d >= 0.
-    pub planes: [Vec4; 6],
+    pub frustum: Frustum,
     pub eye: Vec3,
     /// People farther than this are not drawn (the far LOD distance); infinity draws everyone.
     pub far: f32,
@@ -31,10 +32,7 @@ impl SimView {
         let centre = Vec3::new(p.x, CENTRE_HEIGHT, p.y);
         let reach = self.far + VIEW_MARGIN;
         (self.far.is_infinite() || centre.distance_squared(self.eye) <= reach * reach)
-            && self
-                .planes
-                .iter()
-                .all(|q| q.truncate().dot(centre) + q.w >= -VIEW_MARGIN)
+            && self.frustum.contains_sphere(centre, VIEW_MARGIN)
     }
 }
 

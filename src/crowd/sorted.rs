@@ -48,7 +48,7 @@ fn resize_all(n: usize, fields: &mut [&mut Vec<f32>]) {
     }
 }
 
-/// One agent's hot fields packed in half a cache line, built in agent order: the gather into
+/// One agent's hot fields packed in 36 bytes, built in agent order: the gather into
 /// cell order then costs one scattered read per agent instead of one per field.
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct HotRecord {
@@ -57,6 +57,7 @@ pub(super) struct HotRecord {
     target: Vec2,
     pref_speed: f32,
     steer_dt: f32,
+    flags: u8,
 }
 
 /// What goes back to agent order after the step: position and steered velocity.
@@ -64,30 +65,15 @@ pub(super) type Outcome = [f32; 4];
 
 impl SortedAgents {
     /// Copies the hot fields of every agent into slot order (`order[slot]` = agent index).
-    /// `records` and `flags` are scratch in agent order.
-    pub fn gather(
-        &mut self,
-        crowd: &Crowd,
-        order: &[u32],
-        records: &mut Vec<HotRecord>,
-        flags_by_agent: &mut Vec<u8>,
-    ) {
+    /// `records` is scratch in agent order.
+    pub fn gather(&mut self, crowd: &Crowd, order: &[u32], records: &mut Vec<HotRecord>) {
         let n = order.len();
         records.resize(n, HotRecord::default());
-        flags_by_agent.resize(n, 0);
         records
             .par_iter_mut()
-            .zip(flags_by_agent.par_iter_mut())
             .enumerate()
             .with_min_len(4096)
-            .for_each(|(i, (r, f))| {
-                *r = HotRecord {
-                    pos: crowd.pos[i],
-                    vel: crowd.vel[i],
-                    target: crowd.steering_target(i),
-                    pref_speed: crowd.pref_speed[i],
-                    steer_dt: crowd.steer_dt[i],
-                };
+            .for_each(|(i, r)| {
                 let mut bits = match crowd.state[i] {
                     AgentState::Walking => 0,
                     AgentState::Scattering => SCATTERING,
@@ -99,7 +85,14 @@ impl SortedAgents {
                 if crowd.active[i] {
                     bits |= ACTIVE;
                 }
-                *f = bits;
+                *r = HotRecord {
+                    pos: crowd.pos[i],
+                    vel: crowd.vel[i],
+                    target: crowd.steering_target(i),
+                    pref_speed: crowd.pref_speed[i],
+                    steer_dt: crowd.steer_dt[i],
+                    flags: bits,
+                };
             });
         resize_all(
             n,
@@ -120,7 +113,7 @@ impl SortedAgents {
         self.id.clear();
         self.id.extend_from_slice(order);
         let chunk = 2048;
-        let (records, flags_by_agent) = (&*records, &*flags_by_agent);
+        let records = &*records;
         self.px
             .par_chunks_mut(chunk)
             .zip(self.py.par_chunks_mut(chunk))
@@ -144,7 +137,7 @@ impl SortedAgents {
                         ty[k] = r.target.y;
                         speed[k] = r.pref_speed;
                         sdt[k] = r.steer_dt;
-                        flags[k] = flags_by_agent[i as usize];
+                        flags[k] = r.flags;
                     }
                 },
             );

@@ -342,11 +342,10 @@ impl Game {
         } else {
             16.0 / 9.0
         };
-        let frustum = crate::view::frustum::Frustum::from_view_projection(
-            &self.camera.view_projection(aspect),
-        );
         Some(crate::crowd::SimView {
-            planes: frustum.planes(),
+            frustum: crate::frustum::Frustum::from_view_projection(
+                &self.camera.view_projection(aspect),
+            ),
             eye: self.camera.eye(),
             // Without LOD everyone in the frustum is drawn, however far.
             far: if t.lod {
@@ -504,8 +503,10 @@ impl Game {
             self.gliding = self.motion.is_animating(&Motion::CameraGlide);
         }
         let steps = self.clock.advance(frame_seconds);
+        // The camera does not move between the steps of one frame: one view serves them all.
+        let view = self.sim_view();
         for _ in 0..steps.steps {
-            self.step(self.clock.step_seconds());
+            self.step(self.clock.step_seconds(), view);
         }
         // The hero animates in simulated time: a paused game freezes its pose (and uploads).
         let sim_dt = steps.steps as f32 * self.clock.step_seconds();
@@ -516,7 +517,7 @@ impl Game {
         steps
     }
 
-    fn step(&mut self, dt: f32) {
+    fn step(&mut self, dt: f32, view: Option<crate::crowd::SimView>) {
         if let Some(h) = &mut self.hero {
             h.step(dt, &self.hero_intent);
         }
@@ -527,7 +528,7 @@ impl Game {
                 .as_ref()
                 .map_or(glam::Vec2::ZERO, |h| h.controller.velocity),
             disturbance: self.pending_disturbance.take(),
-            view: self.sim_view(),
+            view,
         };
         self.agents.step(dt, &inputs);
         self.sim_time += dt as f64;

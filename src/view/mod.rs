@@ -2,7 +2,8 @@
 pub mod camera;
 pub mod crowd_pack;
 pub mod cull_view;
-pub mod frustum;
+// The frustum is shared with the crowd's simulation LOD, which may not depend on `view`.
+pub use crate::frustum;
 pub mod instances;
 pub mod light;
 pub mod lod;

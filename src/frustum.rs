@@ -1,4 +1,5 @@
-//! View frustum as six planes, for culling bounding spheres.
+//! View frustum as six planes, for culling bounding spheres: the renderer's culling and the
+//! crowd's simulation LOD test against the same planes.
 
 use glam::{Mat4, Vec3, Vec4};
 
@@ -23,11 +24,6 @@ impl Frustum {
             }
         }
         Frustum { planes }
-    }
-
-    /// The planes, inward-facing (normal.xyz, d).
-    pub fn planes(&self) -> [Vec4; 6] {
-        self.planes
     }
 
     pub fn contains_sphere(&self, center: Vec3, radius: f32) -> bool {
