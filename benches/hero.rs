@@ -13,12 +13,14 @@ use macroquad::miniquad::{
 };
 use macroquad::prelude::{get_internal_gl, next_frame};
 use throng::asset::load_file;
+use throng::extract::hero_frame;
 use throng::hero::controller::MoveIntent;
 use throng::hero::Hero;
 use throng::level::{load_level, Level};
 use throng::render::gpu_timer::{GpuTime, GpuTimer};
 use throng::render::hero::{HeroRenderOptions, HeroRenderer};
 use throng::render::{MainPassInfo, RenderStats, WorldLayer};
+use throng::view::frustum::Frustum;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -199,7 +201,11 @@ async fn gpu() {
         let ctx: &mut dyn RenderingBackend = gl.quad_context;
         hero.update(1.0 / 60.0);
         let t0 = Instant::now();
-        r.prepare(ctx, &mut hero, &view_proj, 40f32.to_radians());
+        r.prepare(
+            ctx,
+            &hero_frame(&hero, &Frustum::from_view_projection(&view_proj)),
+            40f32.to_radians(),
+        );
         for case in 0..4 {
             unsafe { macroquad::miniquad::gl::glFinish() };
             let wall = Instant::now();

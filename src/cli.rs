@@ -60,53 +60,22 @@ pub struct PlayArgs {
     /// renderer's own counters (for tests and scripted measurements).
     #[arg(long)]
     pub stats_out: Option<PathBuf>,
-    /// Open the performance lab panel (Tab) at start.
-    #[arg(long)]
-    pub perf_panel: bool,
-    /// Show behaviour labels above nearby people (F3) at start.
-    #[arg(long)]
-    pub agent_overlay: bool,
-    /// Show the camera-glide easing editor (F4) at start.
-    #[arg(long)]
-    pub curve_editor: bool,
-    /// Tint people by level of detail: red near, green mid, blue far.
-    #[arg(long)]
-    pub lod_colors: bool,
     /// Start with the camera following the hero (F).
     #[arg(long)]
     pub follow: bool,
-    /// Open the hero's Animation (F5) and Expressions (F6) panels at start.
-    #[arg(long)]
-    pub hero_panels: bool,
     /// Let the hero walk (or run) round a 4 m circle, or wave, by itself: demos and screenshots.
     #[arg(long, value_parser = ["walk", "run", "wave"])]
     pub hero_autopilot: Option<String>,
     /// Window size in pixels, e.g. 1280x720 (each side 64 to 8192).
     #[arg(long, default_value = "1280x720", value_parser = parse_size)]
     pub size: WindowSize,
-    /// Size crowd batches as if the GPU allowed only this many vertex uniform vectors
-    /// (imitates smaller GPUs: 256 is the GL 3.3 minimum, 1024 a typical desktop).
-    #[arg(long, value_parser = parse_uniform_vectors)]
-    pub max_uniform_vectors: Option<u32>,
     /// Start with the simulation paused (Space resumes): the same level and seed then give the
     /// same picture every run.
     #[arg(long)]
     pub paused: bool,
-    /// Start with the naive path: one draw per person, CPU palettes, no culling, full detail.
-    #[arg(long)]
-    pub naive: bool,
-    /// Start in the culling debug view (F7): the world from a second camera, the player's
-    /// frustum as lines, culled people in red.
-    #[arg(long)]
-    pub cull_view: bool,
-    /// Start with mid and far figures drawn from the vertex animation texture (baked at start,
-    /// ~50 MB) instead of the animation-matrix texture.
-    #[arg(long)]
-    pub vat: bool,
-    /// Steer everyone every step: turn off the simulation level of detail (people the camera
-    /// cannot see steered every 4th step; the Tab panel's "simulation LOD").
-    #[arg(long)]
-    pub no_sim_lod: bool,
+    /// What is drawn and which panels are open at start (the keys and panels change them).
+    #[command(flatten)]
+    pub settings: crate::settings::Settings,
 }
 
 fn parse_crowd(s: &str) -> Result<u32, String> {

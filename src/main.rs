@@ -8,7 +8,6 @@ use throng::bench::args::{prepare_out_dir, BenchArgs};
 use throng::bench::report::{sim_csv, sim_rows_for_plot, sim_table, table, to_csv};
 use throng::bench::{run_headless, write_outputs};
 use throng::cli::{check_screenshot_path, find_asset_root, Cli, Command, PlayArgs};
-use throng::game::GameOptions;
 use throng::level::{load_level, LevelWatcher};
 use throng::tools::inspect::run_inspect;
 
@@ -121,36 +120,17 @@ fn play(args: PlayArgs) -> ExitCode {
         }
     };
     let title = format!("Throng - {}", level.name);
+    let size = args.size;
     let setup = PlaySetup {
         watcher: LevelWatcher::new(&args.level, &asset_root),
         level,
-        options: GameOptions {
-            crowd: args.crowd,
-            seed: args.seed,
-        },
-        frames: args.frames,
-        seconds: args.seconds,
-        screenshot: args.screenshot.clone(),
-        stats_out: args.stats_out.clone(),
-        perf_panel: args.perf_panel,
-        agent_overlay: args.agent_overlay,
-        curve_editor: args.curve_editor,
-        lod_colors: args.lod_colors,
-        naive: args.naive,
-        vat: args.vat,
-        no_sim_lod: args.no_sim_lod,
-        cull_view: args.cull_view,
-        paused: args.paused,
-        max_uniform_vectors: args.max_uniform_vectors,
-        follow: args.follow,
-        hero_panels: args.hero_panels,
-        hero_autopilot: args.hero_autopilot.clone(),
+        args,
     };
     let outcome = Arc::new(Mutex::new(PlayOutcome::default()));
     let conf = macroquad::window::Conf {
         window_title: title,
-        window_width: args.size.width as i32,
-        window_height: args.size.height as i32,
+        window_width: size.width as i32,
+        window_height: size.height as i32,
         window_resizable: true,
         ..Default::default()
     };

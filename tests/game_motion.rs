@@ -5,6 +5,7 @@ use glam::{Vec2, Vec3};
 use throng::assert_approx;
 use throng::game::{Action, FrameInput, Game, GameOptions};
 use throng::level::load_level;
+use throng::settings::{self, Intent, Panel, Settings};
 use throng::tween::Easing;
 use throng::view::camera::CameraInput;
 
@@ -93,7 +94,14 @@ fn touching_the_camera_stops_a_glide_where_it_is() {
 fn panel_slides_and_newcomers_pop_in_staggered() {
     let mut g = plaza(100);
     assert_eq!(g.perf_panel_shown(), 0.0);
-    g.frame(1.0 / 60.0, &act(Action::TogglePerfPanel));
+    let mut settings = Settings::default();
+    let actions = settings::apply(
+        vec![Intent::TogglePanel(Panel::Perf)],
+        &mut settings,
+        &mut g,
+    );
+    assert!(actions.is_empty() && settings.panels.perf);
+    g.frame(1.0 / 60.0, &FrameInput::default());
     g.frame(0.05, &FrameInput::default());
     let partly = g.perf_panel_shown();
     assert!(partly > 0.0 && partly < 1.0, "{partly}");

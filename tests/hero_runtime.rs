@@ -433,3 +433,42 @@ fn undecodable_texture_and_out_of_range_mtoon_fall_back_with_warnings() {
     assert_eq!(m.textures.matcap, None);
     assert_eq!(m.textures.base, Some(0), "the white stand-in is still used");
 }
+
+#[test]
+fn panel_commands_reach_the_hero_through_one_intent() {
+    use throng::hero::commands::HeroCommand;
+    use throng::hero::ClipControl;
+    use throng::settings::{apply, Intent, Settings};
+    let level = lab();
+    let mut game = Game::new(level.clone(), GameOptions::default());
+    game.attach_hero(godette(&level));
+    let mut settings = Settings::default();
+    let wave = game
+        .hero
+        .as_ref()
+        .and_then(|h| h.roles.wave)
+        .expect("a wave clip");
+    let intents = vec![
+        Intent::Hero(HeroCommand::PlayClip(wave)),
+        Intent::Hero(HeroCommand::SetExpression("happy".into(), 0.75)),
+        Intent::Hero(HeroCommand::SetLooping(false)),
+    ];
+    let actions = apply(intents, &mut settings, &mut game);
+    assert!(actions.is_empty(), "hero commands are not game commands");
+    let h = game.hero.as_ref().expect("hero");
+    assert_eq!(h.control, ClipControl::Manual);
+    assert_eq!(h.mixer.clip(), Some(wave));
+    assert!(!h.mixer.is_looping());
+    assert_eq!(h.expressions.value("happy"), Some(0.75));
+
+    apply(
+        vec![Intent::Hero(HeroCommand::ClipsBySpeed)],
+        &mut settings,
+        &mut game,
+    );
+    assert_eq!(
+        game.hero.as_ref().map(|h| h.control),
+        Some(ClipControl::Auto)
+    );
+    assert_eq!(settings, Settings::default(), "the settings did not move");
+}

@@ -21,6 +21,7 @@ use macroquad::miniquad::{
 use macroquad::prelude::{get_internal_gl, get_screen_data, next_frame};
 use throng::anim::{skin_normals, skin_positions};
 use throng::asset::{load_file, MToonAsset, SceneAsset};
+use throng::extract::hero_frame;
 use throng::hero::mtoon::{shade, MToonParams, ShadeInput};
 use throng::hero::Hero;
 use throng::level::{load_level, Level};
@@ -29,6 +30,7 @@ use throng::render::{
     display_color, FrameParams, MainPassInfo, MarkerPath, RenderStats, Renderer, WorldLayer,
 };
 use throng::scenery::furniture::build_static_mesh;
+use throng::view::frustum::Frustum;
 
 const W: u32 = 320;
 const H: u32 = 480;
@@ -92,7 +94,8 @@ fn render(
     hero: &mut Hero,
     info: &MainPassInfo,
 ) -> Vec<[u8; 3]> {
-    r.prepare(ctx, hero, &info.view_proj, 35f32.to_radians());
+    let frustum = Frustum::from_view_projection(&info.view_proj);
+    r.prepare(ctx, &hero_frame(hero, &frustum), 35f32.to_radians());
     ctx.begin_pass(Some(t.pass), PassAction::clear_color(0.0, 0.0, 0.0, 1.0));
     ctx.apply_viewport(0, 0, W as i32, H as i32);
     ctx.apply_scissor_rect(0, 0, W as i32, H as i32);
@@ -450,7 +453,11 @@ async fn shadow(white: TextureId, c: &mut Checks) {
     let mut shots = Vec::new();
     for cast in [false, true] {
         r.cast_shadow = cast;
-        r.prepare(ctx, &mut hero, &view_proj, 40f32.to_radians());
+        r.prepare(
+            ctx,
+            &hero_frame(&hero, &Frustum::from_view_projection(&view_proj)),
+            40f32.to_radians(),
+        );
         let params = FrameParams {
             view_proj,
             eye,

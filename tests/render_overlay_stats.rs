@@ -126,7 +126,7 @@ fn the_overlay_shows_the_renderers_counters_and_they_match_the_frame() {
         report["window"][1].as_f64().expect("height") as f32,
     );
     let frustum = Frustum::from_view_projection(&game.camera.view_projection(w / h));
-    let lod_settings = game.lod_settings();
+    let lod_settings = game.level().lod;
     let opts = CrowdPackOptions {
         frustum: Some(&frustum),
         eye: game.camera.eye(),

@@ -10,15 +10,8 @@ pub struct SkinningPalette {
     pub matrices: Vec<Mat4>,
     /// Joint bounds through the current matrices (mesh-local): the dynamic skinned bounds.
     pub current_local_bounds: Aabb,
-    /// Set when `matrices` hold the latest pose and have not been consumed by an upload yet;
-    /// the renderer clears it with `mark_uploaded`.
-    pub uploaded: bool,
-}
-
-impl SkinningPalette {
-    pub fn mark_uploaded(&mut self) {
-        self.uploaded = true;
-    }
+    /// Advances whenever `matrices` change; a renderer uploads when it holds an older one.
+    pub version: u64,
 }
 
 /// Primitives of one mesh node with identical joint lists and inverse binds: one palette.
@@ -124,9 +117,6 @@ impl SkinningPaletteSet {
     pub fn groups(&self) -> &[SkinningPaletteGroup] {
         &self.groups
     }
-    pub fn groups_mut(&mut self) -> &mut [SkinningPaletteGroup] {
-        &mut self.groups
-    }
     pub fn group_index(&self, node: usize, primitive: usize) -> Option<usize> {
         self.lookup.get(node)?.get(primitive).copied().flatten()
     }
@@ -177,7 +167,7 @@ pub fn compute_palette(
         .ok_or(AnimError::NodeOutOfRange(mesh_node))?;
     let inv_mesh = mesh_world.inverse();
     out.matrices.clear();
-    out.uploaded = false;
+    out.version += 1;
     out.current_local_bounds = Aabb::EMPTY;
     for (k, (&j, ibm)) in joint_nodes.iter().zip(inverse_bind).enumerate() {
         let jw = world.get(j).ok_or(AnimError::NodeOutOfRange(j))?;

@@ -4,21 +4,23 @@
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use macroquad::prelude::{clear_background, get_internal_gl, get_screen_data, next_frame, Color};
+use macroquad::prelude::{
+    clear_background, get_internal_gl, get_screen_data, next_frame, screen_height, screen_width,
+    Color,
+};
 
-use super::crowd_gfx::CrowdGfx;
-use super::draw_world;
 use crate::bench::args::{BenchArgs, BenchMode};
 use crate::bench::report::BenchRow;
 use crate::bench::{bench_game, camera_for_frame, progress, RunSamples, BENCH_ASPECT, BENCH_DT};
+use crate::crowd_assets::loader::CrowdAssetLoader;
+use crate::extract::{Extractor, Screen};
 use crate::game::FrameInput;
 use crate::level::Level;
-use crate::render::{display_color, MarkerPath, Renderer, WorldLayer};
-use crate::view::crowd_pack::CrowdPackOptions;
-use crate::view::frustum::Frustum;
-
-/// The GL bench draws the skinned crowd; the stand-in markers stay empty.
-const NO_MARKERS: [Vec<f32>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+use crate::render::crowd_pass::CrowdPass;
+use crate::render::frame::{draw_frame, FrameLayers};
+use crate::render::{display_color, Renderer};
+use crate::settings::ViewSettings;
+use crate::view::render_world::CrowdSource;
 
 pub type BenchResult = Arc<Mutex<Option<Result<Vec<BenchRow>, String>>>>;
 
@@ -39,76 +41,64 @@ async fn bench(args: &BenchArgs, level: &Level) -> Result<Vec<BenchRow>, String>
     let runs = args.sizes.0.len() * modes.len();
     let total = args.warmup + args.frames;
     let asset_root = crate::cli::find_asset_root(&args.level);
-    let mut crowd_gfx = CrowdGfx::new(asset_root, args.level.display().to_string());
-    {
-        let gl = unsafe { get_internal_gl() };
-        crowd_gfx.sync(
-            gl.quad_context,
-            level,
-            args.max_uniform_vectors,
-            false,
-            renderer.shadow_map(),
-        );
-    }
-    if let Some(e) = &crowd_gfx.error {
+    let mut crowd_assets = CrowdAssetLoader::new(asset_root, args.level.display().to_string());
+    crowd_assets.sync(level);
+    if let Some(e) = &crowd_assets.error {
         return Err(e.clone());
     }
+    let mut crowd_pass = CrowdPass::default();
+    let mut extractor = Extractor::default();
     let mut rows = Vec::new();
     let mut run = 0;
     for &agents in &args.sizes.0 {
         for &mode in &modes {
+            let view = bench_view(args, mode);
             let mut game = bench_game(level, agents, args.seed);
             // The naive path draws everyone: nobody may be treated as unseen there.
-            game.sim_lod = !args.no_sim_lod && mode.culls();
-            game.view_aspect = BENCH_ASPECT;
-            {
+            game.sim_view_policy = view.sim_view_policy(BENCH_ASPECT, level.lod.far);
+            let version = crowd_assets.version();
+            if let Some(assets) = crowd_assets.assets() {
+                let source = CrowdSource {
+                    assets,
+                    version,
+                    uniform_cap: view.uniform_cap,
+                    vat: view.vat,
+                };
                 let gl = unsafe { get_internal_gl() };
-                crowd_gfx.set_vat(gl.quad_context, mode.uses_vat());
+                crowd_pass.sync(gl.quad_context, &source, renderer.shadow_map());
             }
-            if let (true, Some(e)) = (mode.uses_vat(), &crowd_gfx.vat_error) {
+            if let Some(e) = &crowd_pass.error {
+                return Err(e.clone());
+            }
+            if let (true, Some(e)) = (view.vat, &crowd_pass.vat_error) {
                 return Err(format!("bench mode vat: {e}"));
             }
             let mut s = RunSamples::default();
             for i in 0..total {
                 let frame_start = Instant::now();
-                let camera = camera_for_frame(level, i, total);
-                game.camera = camera;
+                game.camera = camera_for_frame(level, i, total);
                 let t0 = Instant::now();
                 game.frame(BENCH_DT, &FrameInput::default());
                 let sim = t0.elapsed().as_secs_f64() * 1000.0;
                 let t1 = Instant::now();
-                let frustum = Frustum::from_view_projection(&camera.view_projection(BENCH_ASPECT));
-                let lod = level.lod;
-                let opts = CrowdPackOptions {
-                    frustum: mode.culls().then_some(&frustum),
-                    eye: camera.eye(),
-                    lod: mode.uses_lod().then_some(&lod),
-                    lod_colors: false,
-                    show_culled: false,
+                let screen = Screen {
+                    size: (screen_width(), screen_height()),
+                    aspect: BENCH_ASPECT,
                 };
-                let counts = crowd_gfx.pack(&game.agents, &opts, mode == BenchMode::Naive, |_| 1.0);
+                let world = extractor.extract(&game, &view, crowd_assets.assets_mut(), screen);
                 let cull = t1.elapsed().as_secs_f64() * 1000.0;
-                let visible = counts.visible;
+                let visible = world.people.drawn;
                 clear_background(Color::new(sky.x, sky.y, sky.z, 1.0));
                 let submit_start = Instant::now();
-                let mut crowd_layer = crowd_gfx.layer();
-                let mut layers: Vec<&mut dyn WorldLayer> = Vec::new();
-                if let Some(l) = crowd_layer.as_mut() {
-                    layers.push(l);
-                }
-                let stats = draw_world(
-                    &mut renderer,
-                    level,
-                    game.scenery_version(),
-                    &camera,
-                    BENCH_ASPECT,
-                    level.lighting.shadows,
-                    MarkerPath::Instanced,
-                    &NO_MARKERS,
-                    &[],
-                    &mut layers,
-                );
-                drop(layers);
+                let stats = {
+                    let mut gl = unsafe { get_internal_gl() };
+                    gl.flush();
+                    let layers = FrameLayers {
+                        crowd: &mut crowd_pass,
+                        hero: None,
+                    };
+                    draw_frame(gl.quad_context, &mut renderer, &world, layers)
+                };
                 let submit = submit_start.elapsed().as_secs_f64() * 1000.0;
                 if i + 1 == total {
                     let shot = args.out.join(format!("{}_{agents}.png", mode.name()));
@@ -132,4 +122,17 @@ async fn bench(args: &BenchArgs, level: &Level) -> Result<Vec<BenchRow>, String>
         }
     }
     Ok(rows)
+}
+
+/// What a bench mode switches on: culling, LOD, one draw per person, the VAT.
+fn bench_view(args: &BenchArgs, mode: BenchMode) -> ViewSettings {
+    ViewSettings {
+        frustum_culling: mode.culls(),
+        lod: mode.uses_lod(),
+        per_agent_draws: mode == BenchMode::Naive,
+        vat: mode.uses_vat(),
+        uniform_cap: args.max_uniform_vectors,
+        sim_lod: !args.no_sim_lod && mode.culls(),
+        ..ViewSettings::default()
+    }
 }

@@ -6,14 +6,12 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use glam::Mat4;
 use macroquad::prelude::{get_internal_gl, screen_height, screen_width};
 
-use crate::asset::Aabb;
 use crate::game::Game;
 use crate::hero::Hero;
 use crate::render::hero::{HeroRenderOptions, HeroRenderer};
-use crate::render::WorldLayer;
+use crate::settings::{Intent, Panels};
 use crate::ui::hero_panels::{draw_warnings, HeroPanels};
 
 /// How long the warnings box stays up after start.
@@ -28,6 +26,8 @@ pub struct HeroView {
     asset_root: PathBuf,
     /// The level's `hero.model` the current hero was loaded from (or failed to load from).
     model: String,
+    /// Why there is no hero (the model did not load).
+    load_error: Option<String>,
 }
 
 /// `THRONG_HERO_PALETTE=texture` forces the float-texture palette; `THRONG_MAX_VERTEX_UNIFORMS=N`
@@ -47,15 +47,21 @@ impl HeroView {
         let model = game.level().hero.model.clone();
         let mut warnings = Vec::new();
         let mut renderer = None;
+        let mut load_error = None;
         match build(game, asset_root) {
             Ok((hero, r, w)) => {
                 warnings = w;
                 game.attach_hero(hero);
                 renderer = r;
             }
-            Err(w) => warnings.push(w),
+            Err(e) => {
+                eprintln!("throng: {e} (the plaza plays without a hero)");
+                warnings.push(e.clone());
+                load_error = Some(e);
+            }
         }
         HeroView {
+            load_error,
             renderer,
             panels: HeroPanels::default(),
             warnings,
@@ -88,6 +94,7 @@ impl HeroView {
                 game.hero = Some(hero);
                 self.renderer = renderer;
                 self.warnings = warnings;
+                self.load_error = None;
             }
             Err(w) => {
                 let kept = if game.hero.is_some() {
@@ -97,60 +104,56 @@ impl HeroView {
                 };
                 let w = format!("{w} ({kept})");
                 eprintln!("throng: {w}");
+                if game.hero.is_none() {
+                    self.load_error = Some(w.clone());
+                }
                 self.warnings = vec![w];
             }
         }
     }
 
-    /// Uploads this frame's changes (palettes, morphed vertices) before the passes draw.
-    pub fn prepare(&mut self, game: &mut Game, view_proj: &Mat4) {
-        let fov = game.camera.fov_y;
-        if let (Some(r), Some(h)) = (&mut self.renderer, &mut game.hero) {
-            let mut gl = unsafe { get_internal_gl() };
-            gl.flush();
-            r.prepare(gl.quad_context, h, view_proj, fov);
-            for w in &r.warnings {
-                if !self.warnings.contains(w) {
-                    self.warnings.push(w.clone());
-                }
+    /// The hero's renderer for this frame's passes (None: no hero drawn).
+    pub fn renderer_mut(&mut self) -> Option<&mut HeroRenderer> {
+        self.renderer.as_mut()
+    }
+
+    /// Why there is no hero, when there is none.
+    pub fn error(&self) -> Option<&str> {
+        self.load_error.as_deref()
+    }
+
+    /// The hero's panels (as `panels` says) and, for a while after start or a swap, its
+    /// warnings. What the user changed is pushed to `intents`.
+    pub fn draw_ui(&mut self, game: &Game, panels: &Panels, intents: &mut Vec<Intent>) {
+        for w in self.renderer.iter().flat_map(|r| r.warnings.iter()) {
+            if !self.warnings.contains(w) {
+                self.warnings.push(w.clone());
             }
         }
-    }
-
-    pub fn shadow_casters(&self, game: &Game) -> Vec<Aabb> {
-        game.hero.iter().map(|h| h.world_bounds).collect()
-    }
-
-    pub fn layers(&mut self) -> Vec<&mut dyn WorldLayer> {
-        match &mut self.renderer {
-            Some(r) => vec![r as &mut dyn WorldLayer],
-            None => Vec::new(),
-        }
-    }
-
-    pub fn draw_ui(&mut self, game: &mut Game) {
         let stats = self.renderer.as_ref().map(|r| r.stats).unwrap_or_default();
         let mode = self.renderer.as_ref().map(|r| r.palette_mode());
         let x = screen_width() - 350.0;
         let mut y = 10.0;
-        let (show_anim, show_expr) = (
-            game.show_hero_animation_panel,
-            game.show_hero_expression_panel,
-        );
-        if let Some(h) = &mut game.hero {
+        let (show_anim, show_expr) = (panels.hero_animation, panels.hero_expressions);
+        let mut commands = Vec::new();
+        if let Some(h) = &game.hero {
             if show_anim {
-                y += self.panels.draw_animation(h, &stats, mode, x, y) + 8.0;
+                y += self
+                    .panels
+                    .draw_animation(h, &mut commands, &stats, mode, x, y)
+                    + 8.0;
             }
             if show_expr {
                 // Bottom-aligned when there is room, so both panels fit a 720-line window.
                 let needed = crate::ui::hero_panels::expressions_height(h);
                 let y = y.max(screen_height() - needed - 8.0);
                 self.panels
-                    .draw_expressions(h, &stats, screen_width() - 580.0, y);
+                    .draw_expressions(h, &mut commands, &stats, screen_width() - 580.0, y);
             }
         }
+        intents.extend(commands.into_iter().map(Intent::Hero));
         if self.started.elapsed() < WARNINGS_SHOWN || show_anim {
-            draw_warnings(&self.warnings, screen_height());
+            draw_warnings(&self.warnings, game.hero.is_some(), screen_height());
         }
     }
 }

@@ -8,6 +8,7 @@ use macroquad::prelude::{
 
 use crate::game::{Action, FrameInput};
 use crate::level::CameraMode;
+use crate::settings::{Intent, Panel};
 use crate::view::camera::CameraInput;
 
 #[derive(Default)]
@@ -21,27 +22,27 @@ pub struct InputReader {
 const DOUBLE_CLICK_SECONDS: f32 = 0.35;
 const DOUBLE_CLICK_PIXELS: f32 = 6.0;
 
-const ACTION_KEYS: [(KeyCode, Action); 20] = [
-    (KeyCode::Space, Action::TogglePause),
-    (KeyCode::P, Action::TogglePause),
-    (KeyCode::N, Action::SingleStep),
-    (KeyCode::LeftBracket, Action::SlowDown),
-    (KeyCode::RightBracket, Action::SpeedUp),
-    (KeyCode::Backspace, Action::ResetTimeScale),
-    (KeyCode::C, Action::ToggleCamera),
-    (KeyCode::Home, Action::ResetCamera),
-    (KeyCode::F1, Action::ToggleHelp),
-    (KeyCode::H, Action::ToggleHelp),
-    (KeyCode::Tab, Action::TogglePerfPanel),
-    (KeyCode::X, Action::Disturb),
-    (KeyCode::G, Action::GlideToNextPoi),
-    (KeyCode::F3, Action::ToggleAgentOverlay),
-    (KeyCode::F4, Action::ToggleCurveEditor),
-    (KeyCode::F7, Action::ToggleCullView),
-    (KeyCode::F, Action::ToggleFollow),
-    (KeyCode::V, Action::HeroWave),
-    (KeyCode::F5, Action::ToggleHeroAnimationPanel),
-    (KeyCode::F6, Action::ToggleHeroExpressionPanel),
+const INTENT_KEYS: [(KeyCode, Intent); 20] = [
+    (KeyCode::Space, Intent::Game(Action::TogglePause)),
+    (KeyCode::P, Intent::Game(Action::TogglePause)),
+    (KeyCode::N, Intent::Game(Action::SingleStep)),
+    (KeyCode::LeftBracket, Intent::Game(Action::SlowDown)),
+    (KeyCode::RightBracket, Intent::Game(Action::SpeedUp)),
+    (KeyCode::Backspace, Intent::Game(Action::ResetTimeScale)),
+    (KeyCode::C, Intent::Game(Action::ToggleCamera)),
+    (KeyCode::Home, Intent::Game(Action::ResetCamera)),
+    (KeyCode::F1, Intent::TogglePanel(Panel::Help)),
+    (KeyCode::H, Intent::TogglePanel(Panel::Help)),
+    (KeyCode::Tab, Intent::TogglePanel(Panel::Perf)),
+    (KeyCode::X, Intent::Game(Action::Disturb)),
+    (KeyCode::G, Intent::Game(Action::GlideToNextPoi)),
+    (KeyCode::F3, Intent::TogglePanel(Panel::AgentOverlay)),
+    (KeyCode::F4, Intent::TogglePanel(Panel::CurveEditor)),
+    (KeyCode::F7, Intent::ToggleCullView),
+    (KeyCode::F, Intent::Game(Action::ToggleFollow)),
+    (KeyCode::V, Intent::Game(Action::HeroWave)),
+    (KeyCode::F5, Intent::TogglePanel(Panel::HeroAnimation)),
+    (KeyCode::F6, Intent::TogglePanel(Panel::HeroExpressions)),
 ];
 
 fn axis(neg: KeyCode, pos: KeyCode) -> f32 {
@@ -49,7 +50,8 @@ fn axis(neg: KeyCode, pos: KeyCode) -> f32 {
 }
 
 impl InputReader {
-    pub fn read(&mut self, mode: CameraMode) -> FrameInput {
+    /// This frame's camera input, and the keys pressed as intents.
+    pub fn read(&mut self, mode: CameraMode) -> (FrameInput, Vec<Intent>) {
         let (mx, my) = mouse_position();
         let mouse = Vec2::new(mx, my);
         let delta = self.last_mouse.map_or(Vec2::ZERO, |last| mouse - last);
@@ -72,10 +74,10 @@ impl InputReader {
             axis(KeyCode::S, KeyCode::W) + axis(KeyCode::Down, KeyCode::Up),
         )
         .clamp(Vec3::splat(-1.0), Vec3::splat(1.0));
-        let actions = ACTION_KEYS
+        let intents = INTENT_KEYS
             .iter()
             .filter(|(key, _)| is_key_pressed(*key))
-            .map(|(_, action)| *action)
+            .map(|(_, intent)| intent.clone())
             .collect();
         let mut double_click = None;
         if is_mouse_button_pressed(MouseButton::Left) {
@@ -93,7 +95,7 @@ impl InputReader {
             }
             self.last_click = Some((now, mouse));
         }
-        FrameInput {
+        let input = FrameInput {
             double_click,
             camera: CameraInput {
                 look_delta: look,
@@ -102,7 +104,8 @@ impl InputReader {
                 movement,
                 fast: is_key_down(KeyCode::LeftShift) || is_key_down(KeyCode::RightShift),
             },
-            actions,
-        }
+            actions: Vec::new(),
+        };
+        (input, intents)
     }
 }

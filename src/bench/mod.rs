@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use glam::Vec3;
 
-use crate::game::{FrameInput, Game, GameOptions};
+use crate::game::{FrameInput, Game, GameOptions, SimViewPolicy};
 use crate::level::{CameraMode, CameraStart, Level};
 use crate::view::camera::CameraRig;
 use crate::view::frustum::Frustum;
@@ -224,8 +224,10 @@ pub fn run_headless(args: &BenchArgs, level: &Level) -> Vec<SimRow> {
     for &agents in &args.sizes.0 {
         for &variant in variants {
             let mut game = bench_game(level, agents, args.seed);
-            game.sim_lod = variant == SimVariant::SimLod;
-            game.view_aspect = BENCH_ASPECT;
+            game.sim_view_policy = (variant == SimVariant::SimLod).then_some(SimViewPolicy {
+                aspect: BENCH_ASPECT,
+                far: level.lod.far,
+            });
             let mut s = SimSamples::default();
             for i in 0..total {
                 let camera = camera_for_frame(level, i, total);

@@ -5,6 +5,7 @@
 
 pub mod attach;
 pub mod clips;
+pub mod loader;
 pub mod lod;
 pub mod mesh;
 pub mod props;

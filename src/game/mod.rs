@@ -29,13 +29,6 @@ pub enum Action {
     ResetTimeScale,
     ToggleCamera,
     ResetCamera,
-    ToggleHelp,
-    TogglePerfPanel,
-    /// Behaviour state labels above nearby agents.
-    ToggleAgentOverlay,
-    ToggleCullView,
-    /// The easing editor for camera glides.
-    ToggleCurveEditor,
     /// Startle the people around the point the camera looks at.
     Disturb,
     /// Glide the camera to the next point of interest.
@@ -46,8 +39,6 @@ pub enum Action {
     ToggleFollow,
     /// The hero waves.
     HeroWave,
-    ToggleHeroAnimationPanel,
-    ToggleHeroExpressionPanel,
 }
 
 /// What the game animates through the tween scheduler.
@@ -64,44 +55,12 @@ pub const APPEAR_SECONDS: f32 = 0.45;
 /// Seconds a person removed by the crowd slider takes to shrink away.
 pub const FADE_OUT_SECONDS: f32 = 0.3;
 
-/// Switches the performance lab flips at run time; they outlive level reloads.
+/// What the simulation LOD may treat as unseen, set by whoever draws the frame: the view's
+/// width / height and the distance beyond which nobody is drawn (infinite without LOD).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct RenderToggles {
-    pub frustum_culling: bool,
-    /// Near/mid/far meshes by distance; off draws everyone at full detail.
-    pub lod: bool,
-    /// Tint people by level of detail (red near, green mid, blue far).
-    pub lod_colors: bool,
-    /// One draw per person instead of instancing (the naive path, for comparison).
-    pub per_agent_draws: bool,
-    /// Overrides the level's LOD distances (the performance panel's sliders).
-    pub lod_distances: Option<crate::level::LodSettings>,
-    /// None: follow the level's `lighting.shadows`.
-    pub shadows: Option<bool>,
-    /// Size crowd batches for at most this many vertex uniform vectors (None: the GPU's limit).
-    pub uniform_cap: Option<u32>,
-    /// Mid and far figures read baked vertices from the vertex animation texture instead of
-    /// blending joint matrices.
-    pub vat: bool,
-    /// Draw the world from a second camera, with the player's frustum as lines and culled
-    /// people in red (culling and LOD still follow the player's camera).
-    pub cull_view: bool,
-}
-
-impl Default for RenderToggles {
-    fn default() -> Self {
-        RenderToggles {
-            frustum_culling: true,
-            lod: true,
-            lod_colors: false,
-            per_agent_draws: false,
-            lod_distances: None,
-            shadows: None,
-            uniform_cap: None,
-            vat: false,
-            cull_view: false,
-        }
-    }
+pub struct SimViewPolicy {
+    pub aspect: f32,
+    pub far: f32,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -124,15 +83,10 @@ pub struct Game {
     reload_error: Option<LevelError>,
     reload_count: u32,
     sim_time: f64,
-    pub show_help: bool,
-    pub show_perf_panel: bool,
-    pub show_agent_overlay: bool,
-    pub show_curve_editor: bool,
     /// The curve camera glides follow; the curve editor (F4) changes it.
     pub glide_easing: Easing,
     /// Wall time a glide started and how long it lasts, for the editor's playhead.
     glide_span: (f32, f32),
-    pub toggles: RenderToggles,
     pending_disturbance: Option<glam::Vec2>,
     /// Every eased change on screen goes through this one scheduler (single writer).
     pub motion: Animator<Motion>,
@@ -149,15 +103,12 @@ pub struct Game {
     pub hero: Option<crate::hero::Hero>,
     /// Movement asked for this frame (follow camera only), applied at every fixed step.
     hero_intent: crate::hero::controller::MoveIntent,
-    pub show_hero_animation_panel: bool,
-    pub show_hero_expression_panel: bool,
     /// Walks the hero round a circle (centre, radius, run) when nobody steers it: demos,
     /// screenshots and the benchmark.
     pub hero_autopilot: Option<(glam::Vec2, f32, bool)>,
     /// Simulation level of detail: people the camera cannot see are steered every 4th step.
-    pub sim_lod: bool,
-    /// Width / height of the view, for the frustum the simulation LOD tests against.
-    pub view_aspect: f32,
+    /// None steers everyone every step.
+    pub sim_view_policy: Option<SimViewPolicy>,
 }
 
 impl Game {
@@ -166,6 +117,7 @@ impl Game {
         let seed = options.seed.unwrap_or(level.crowd.seed);
         let count = options.crowd.unwrap_or(level.crowd.count) as usize;
         let appear_until = vec![0.0; count];
+        let lod_far = level.lod.far;
         let mut game = Game {
             agents: Crowd::from_level(&level, count, seed),
             level,
@@ -176,13 +128,8 @@ impl Game {
             reload_error: None,
             reload_count: 0,
             sim_time: 0.0,
-            show_help: false,
-            show_perf_panel: false,
-            show_agent_overlay: false,
-            show_curve_editor: false,
             glide_easing: Easing::parse("cubicBezier(.65,0,.35,1)").unwrap_or(Easing::Linear),
             glide_span: (0.0, 0.0),
-            toggles: RenderToggles::default(),
             pending_disturbance: None,
             motion: Animator::new(AnimatorOptions::default()),
             next_poi: 0,
@@ -192,11 +139,11 @@ impl Game {
             leaving: None,
             hero: None,
             hero_intent: Default::default(),
-            show_hero_animation_panel: false,
-            show_hero_expression_panel: false,
             hero_autopilot: None,
-            sim_lod: true,
-            view_aspect: 16.0 / 9.0,
+            sim_view_policy: Some(SimViewPolicy {
+                aspect: 16.0 / 9.0,
+                far: lod_far,
+            }),
         };
         let o = game.camera.orbit;
         // Registering fresh keys cannot fail; a failure would only mean no glides.
@@ -330,15 +277,12 @@ impl Game {
         }
     }
 
-    /// What the simulation LOD may treat as unseen: nothing when it is off, or when the picture
-    /// shows everyone (no culling, one draw per person, the culling view).
+    /// The view the simulation LOD tests people against: the camera as it is now, under the
+    /// policy the renderer set.
     pub fn sim_view(&self) -> Option<crate::crowd::SimView> {
-        let t = &self.toggles;
-        if !self.sim_lod || !t.frustum_culling || t.per_agent_draws || t.cull_view {
-            return None;
-        }
-        let aspect = if self.view_aspect.is_finite() && self.view_aspect > 0.0 {
-            self.view_aspect
+        let policy = self.sim_view_policy?;
+        let aspect = if policy.aspect.is_finite() && policy.aspect > 0.0 {
+            policy.aspect
         } else {
             16.0 / 9.0
         };
@@ -347,22 +291,21 @@ impl Game {
                 &self.camera.view_projection(aspect),
             ),
             eye: self.camera.eye(),
-            // Without LOD everyone in the frustum is drawn, however far.
-            far: if t.lod {
-                self.lod_settings().far
-            } else {
-                f32::INFINITY
-            },
+            far: policy.far,
         })
     }
 
-    /// The LOD distances in force: the panel's, else the level's.
-    pub fn lod_settings(&self) -> crate::level::LodSettings {
-        self.toggles.lod_distances.unwrap_or(self.level.lod)
-    }
-
-    pub fn shadows_enabled(&self) -> bool {
-        self.toggles.shadows.unwrap_or(self.level.lighting.shadows)
+    /// Slides the performance panel in (`open`) or out; toggling mid-slide reverses from where
+    /// the panel is.
+    pub fn slide_perf_panel(&mut self, open: bool) {
+        let (to, secs, ease) = if open {
+            (1.0, 0.25, Easing::parse("easeOutCubic"))
+        } else {
+            (0.0, 0.18, Easing::parse("easeInCubic"))
+        };
+        if let Ok(ease) = ease {
+            let _ = self.motion.tween_to(&Motion::PerfPanel, &[to], secs, ease);
+        }
     }
 
     fn rebuild_world(&mut self) {
@@ -401,22 +344,6 @@ impl Game {
                 Action::ResetTimeScale => self.clock.set_time_scale(1.0),
                 Action::ToggleCamera => self.camera.toggle_mode(),
                 Action::ResetCamera => self.camera = CameraRig::from_start(&self.level.camera),
-                Action::ToggleHelp => self.show_help = !self.show_help,
-                Action::ToggleAgentOverlay => self.show_agent_overlay = !self.show_agent_overlay,
-                Action::ToggleCullView => self.toggles.cull_view = !self.toggles.cull_view,
-                Action::ToggleCurveEditor => self.show_curve_editor = !self.show_curve_editor,
-                Action::TogglePerfPanel => {
-                    self.show_perf_panel = !self.show_perf_panel;
-                    // Toggling mid-slide reverses from where the panel is.
-                    let (to, secs, ease) = if self.show_perf_panel {
-                        (1.0, 0.25, Easing::parse("easeOutCubic"))
-                    } else {
-                        (0.0, 0.18, Easing::parse("easeInCubic"))
-                    };
-                    if let Ok(ease) = ease {
-                        let _ = self.motion.tween_to(&Motion::PerfPanel, &[to], secs, ease);
-                    }
-                }
                 Action::GlideToNextPoi => {
                     let pois = &self.level.points_of_interest;
                     if !pois.is_empty() {
@@ -444,12 +371,6 @@ impl Game {
                     if let Some(h) = &mut self.hero {
                         h.wave();
                     }
-                }
-                Action::ToggleHeroAnimationPanel => {
-                    self.show_hero_animation_panel = !self.show_hero_animation_panel
-                }
-                Action::ToggleHeroExpressionPanel => {
-                    self.show_hero_expression_panel = !self.show_hero_expression_panel
                 }
             }
         }

@@ -9,6 +9,7 @@
 //! unchanged morph version) → bounds. Counters of all that are in `HeroStats`.
 
 pub mod bounds;
+pub mod commands;
 pub mod controller;
 pub mod expressions;
 pub mod humanoid_clips;

@@ -23,7 +23,7 @@ use super::RenderStats;
 use crate::asset::{AlphaMode, OutlineWidthMode, PrimitiveAsset, PrimitiveMode, SceneAsset};
 use crate::hero::mtoon::MToonParams;
 use crate::hero::Hero;
-use crate::view::frustum::Frustum;
+use crate::view::render_world::HeroFrame;
 
 /// Not in miniquad's GL bindings.
 const GL_CURRENT_PROGRAM: u32 = 0x8B8D;
@@ -249,6 +249,8 @@ pub struct HeroRenderer {
     palette_textures: Vec<Option<FloatTexture>>,
     /// Latest matrices per group, column-major, for lazy uniform uploads.
     palette_data: Vec<Vec<f32>>,
+    /// Per palette group, the palette version last uploaded (0: none yet).
+    palette_versions: Vec<u64>,
     /// Draw order: opaque and mask first, then blend; by render queue within a class.
     order: Vec<usize>,
     model: Mat4,
@@ -664,6 +666,7 @@ impl HeroRenderer {
             flat_normal,
             palette_textures,
             palette_data: vec![Vec::new(); group_count],
+            palette_versions: vec![0; group_count],
             order,
             model: Mat4::IDENTITY,
             time: 0.0,
@@ -681,28 +684,20 @@ impl HeroRenderer {
     }
 
     /// Uploads what changed since the last frame and remembers the frame's placement.
-    /// `view_proj`/`fov_y` are the camera's, for culling and screen-space outlines.
-    pub fn prepare(
-        &mut self,
-        ctx: &mut dyn RenderingBackend,
-        hero: &mut Hero,
-        view_proj: &Mat4,
-        fov_y: f32,
-    ) {
+    /// `fov_y` is the player's, for screen-space outlines.
+    pub fn prepare(&mut self, ctx: &mut dyn RenderingBackend, hero: &HeroFrame, fov_y: f32) {
         self.stats.draws = 0;
         self.stats.triangles = 0;
         self.stats.palette_uploads = 0;
         self.stats.morph_uploads = 0;
-        self.model = hero.model_matrix();
-        self.time = hero.time % 3600.0;
+        self.model = hero.model;
+        self.time = hero.time;
         self.fov_scale = 2.0 * (fov_y * 0.5).tan();
-        let b = hero.world_bounds;
-        self.culled = !b.is_empty()
-            && !Frustum::from_view_projection(view_proj)
-                .contains_sphere((b.min + b.max) * 0.5, (b.max - b.min).length() * 0.5);
+        self.culled = !hero.visible;
         self.stats.culled = self.culled;
-        for (gi, g) in hero.palettes.groups_mut().iter_mut().enumerate() {
-            if g.palette.uploaded || g.palette.matrices.is_empty() {
+        for (gi, g) in hero.palettes.groups().iter().enumerate() {
+            let uploaded = self.palette_versions.get(gi).copied().unwrap_or(0);
+            if g.palette.version == uploaded || g.palette.matrices.is_empty() {
                 continue;
             }
             let data = &mut self.palette_data[gi];
@@ -728,7 +723,9 @@ impl HeroRenderer {
                     }
                 }
             }
-            g.palette.mark_uploaded();
+            if let Some(v) = self.palette_versions.get_mut(gi) {
+                *v = g.palette.version;
+            }
             self.stats.palette_uploads += 1;
         }
         self.stats.palette_uploads_total += self.stats.palette_uploads as u64;

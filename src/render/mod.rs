@@ -1,5 +1,7 @@
 //! GPU resources and passes. The only module that talks to miniquad.
 pub mod crowd;
+pub mod crowd_pass;
+pub mod frame;
 pub mod gl_raw;
 pub mod gpu_timer;
 pub mod hero;

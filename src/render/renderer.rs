@@ -15,6 +15,8 @@ use super::layer::{MainPassInfo, WorldLayer};
 use crate::level::{Bounds, Ground, Lighting};
 use crate::scenery::ColoredMesh;
 use crate::view::markers::{MARKER_FLOATS, MARKER_HEIGHT};
+pub use crate::view::render_world::MarkerPath;
+use crate::view::render_world::RenderWorld;
 
 const LIT_VERT: &str = include_str!("shaders/lit.vert");
 const LIT_FRAG: &str = include_str!("shaders/lit.frag");
@@ -22,9 +24,7 @@ const GROUND_VERT: &str = include_str!("shaders/ground.vert");
 const GROUND_FRAG: &str = include_str!("shaders/ground.frag");
 const SHADOW_FRAG: &str = include_str!("shaders/shadow.frag");
 
-/// Shadow map edge in texels: 2048 over an 80-160 m wide area gives 4-8 cm texels, enough for a
-/// person's shadow to have legs.
-const SHADOW_MAP_SIZE: u32 = 2048;
+use crate::view::light::SHADOW_MAP_SIZE;
 
 /// How far the asphalt reaches past the plaza bounds, so the horizon is never bare sky-on-void.
 const GROUND_MARGIN: f32 = 600.0;
@@ -139,6 +139,24 @@ pub struct FrameParams<'a> {
     pub screen_size: (f32, f32),
 }
 
+impl<'a> FrameParams<'a> {
+    /// The passes' parameters for a render world, drawn from its camera.
+    pub fn from_world(world: &RenderWorld<'a>) -> FrameParams<'a> {
+        FrameParams {
+            view_proj: world.camera.view_proj,
+            eye: world.camera.eye,
+            lighting: &world.level.lighting,
+            ground: &world.level.ground,
+            bounds: &world.level.bounds,
+            fog_distance: world.fog_distance,
+            light_view_proj: world.light_view_proj,
+            shadows: world.shadows,
+            marker_path: world.marker_path,
+            screen_size: world.camera.screen_size,
+        }
+    }
+}
+
 /// What the renderer did this frame, for the stats overlay and tests.
 #[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
 pub struct RenderStats {
@@ -160,16 +178,6 @@ pub struct RenderStats {
     /// Textures written this frame (the hero's palette textures when its palette does not fit
     /// the uniforms; the crowd's textures are written once, at load).
     pub texture_uploads: u32,
-}
-
-/// How crowd markers reach the GPU: the benchmark compares the two.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum MarkerPath {
-    /// One instanced draw per pass, per-person data in an instance buffer.
-    #[default]
-    Instanced,
-    /// One draw per person per pass with its placement in uniforms.
-    PerAgent,
 }
 
 /// One level of detail of the stand-in people: its mesh and the instance buffer feeding it.

@@ -6,8 +6,10 @@ use macroquad::prelude::{draw_rectangle, draw_text, screen_height, screen_width,
 
 use super::curve_preview::{curve_preview_ui, BezierEditor};
 use crate::game::Game;
+use crate::settings::Intent;
 
-pub fn draw(game: &mut Game, editor: &mut BezierEditor) {
+/// Draws the editor; a changed curve becomes an intent.
+pub fn draw(game: &Game, editor: &mut BezierEditor, intents: &mut Vec<Intent>) {
     let size = Vec2::new(260.0, 200.0);
     let origin = Vec2::new(
         screen_width() - size.x - 30.0,
@@ -28,5 +30,8 @@ pub fn draw(game: &mut Game, editor: &mut BezierEditor) {
         WHITE,
     );
     let playhead = game.glide_progress();
-    curve_preview_ui(origin, size, &mut game.glide_easing, editor, playhead);
+    let mut easing = game.glide_easing.clone();
+    if curve_preview_ui(origin, size, &mut easing, editor, playhead) {
+        intents.push(Intent::SetGlideEasing(easing));
+    }
 }

@@ -7,6 +7,7 @@ use macroquad::prelude::{
 };
 
 use super::widgets::{slider_value_at, Rect};
+use crate::hero::commands::HeroCommand;
 use crate::hero::expressions::EMOTIONS;
 use crate::hero::{ClipControl, Hero};
 use crate::render::hero::{HeroRenderStats, PaletteMode};
@@ -88,7 +89,8 @@ impl HeroPanels {
     /// The Animation panel; returns its height.
     pub fn draw_animation(
         &mut self,
-        hero: &mut Hero,
+        hero: &Hero,
+        out: &mut Vec<HeroCommand>,
         gpu: &HeroRenderStats,
         palette_mode: Option<PaletteMode>,
         x: f32,
@@ -100,8 +102,8 @@ impl HeroPanels {
         draw_rectangle(x, y, w, h, BG);
         text("Hero animation (F5)", x + 10.0, y + 20.0);
         let current = hero.mixer.clip();
-        let mut cy = clip_buttons(hero, current, x, y, y + 30.0);
-        transport_buttons(hero, x, cy);
+        let mut cy = clip_buttons(hero, current, x, y, y + 30.0, out);
+        transport_buttons(hero, x, cy, out);
         cy += 40.0;
         if let Some(v) = self.slider(
             101,
@@ -110,7 +112,7 @@ impl HeroPanels {
             hero.mixer.speed(),
             2.0,
         ) {
-            hero.mixer.set_speed(v);
+            out.push(HeroCommand::SetSpeed(v));
         }
         cy += 24.0;
         let (name, duration, channels) = current
@@ -125,8 +127,7 @@ impl HeroPanels {
             hero.mixer.time(),
             duration,
         ) {
-            hero.control = ClipControl::Manual;
-            hero.mixer.seek(v);
+            out.push(HeroCommand::Seek(v));
         }
         cy += 24.0;
         text(
@@ -145,7 +146,8 @@ impl HeroPanels {
     /// The Expressions panel (see `expressions_height`); returns its height.
     pub fn draw_expressions(
         &mut self,
-        hero: &mut Hero,
+        hero: &Hero,
+        out: &mut Vec<HeroCommand>,
         gpu: &HeroRenderStats,
         x: f32,
         y: f32,
@@ -154,9 +156,9 @@ impl HeroPanels {
         let col_w = (w - 30.0) * 0.5;
         let h = expressions_height(hero);
         draw_rectangle(x, y, w, h, BG);
-        let e = &mut hero.expressions;
+        let e = &hero.expressions;
         text("Hero expressions (F6)", x + 10.0, y + 20.0);
-        let mut auto = e.auto_blink;
+        let auto = e.auto_blink;
         if button(
             Rect {
                 x: x + 200.0,
@@ -167,8 +169,7 @@ impl HeroPanels {
             "auto blink",
             auto,
         ) {
-            auto = !auto;
-            e.auto_blink = auto;
+            out.push(HeroCommand::SetAutoBlink(!auto));
         }
         text(
             &format!(
@@ -196,7 +197,7 @@ impl HeroPanels {
             };
             let on = e.value(name).is_some_and(|v| v > 0.5);
             if button(r, name, on) {
-                e.preset(name);
+                out.push(HeroCommand::Preset(name.to_string()));
             }
             bx += 76.0;
         }
@@ -210,7 +211,7 @@ impl HeroPanels {
             "reset all",
             false,
         ) {
-            e.reset_all();
+            out.push(HeroCommand::ResetExpressions);
         }
         text(
             &format!(
@@ -226,20 +227,14 @@ impl HeroPanels {
         let top = y + 94.0;
         draw_text("expressions", x + 10.0, top - 2.0, FONT, DIM);
         draw_text("morph targets", x + 20.0 + col_w, top - 2.0, FONT, DIM);
-        let e = &mut hero.expressions;
-        let mut edits = Vec::new();
         for (i, s) in e.expressions.iter().enumerate() {
             let yy = top + (i as f32 + 1.0) * ROW;
             if let Some(v) =
                 self.slider(200 + i as u32, [x + 10.0, yy, col_w], &s.name, s.value, 1.0)
             {
-                edits.push((s.name.clone(), v));
+                out.push(HeroCommand::SetExpression(s.name.clone(), v));
             }
         }
-        for (name, v) in edits {
-            e.set_expression(&name, v);
-        }
-        let mut target_edits = Vec::new();
         for (i, g) in e.targets.iter().enumerate() {
             let yy = top + (i as f32 + 1.0) * ROW;
             // How many meshes share the name, when more than one.
@@ -255,11 +250,8 @@ impl HeroPanels {
                 g.slider.value,
                 1.0,
             ) {
-                target_edits.push((i, v));
+                out.push(HeroCommand::SetMorphTarget(i, v));
             }
-        }
-        for (i, v) in target_edits {
-            e.set_target(i, v);
         }
         h
     }
@@ -275,8 +267,8 @@ pub fn expressions_height(hero: &Hero) -> f32 {
     100.0 + rows * ROW
 }
 
-/// Warnings about the hero (bad model data, fallbacks), bottom left.
-pub fn draw_warnings(warnings: &[String], screen_h: f32) {
+/// Warnings about the hero (bad model data, fallbacks, or why there is none), bottom left.
+pub fn draw_warnings(warnings: &[String], hero_present: bool, screen_h: f32) {
     if warnings.is_empty() {
         return;
     }
@@ -285,13 +277,12 @@ pub fn draw_warnings(warnings: &[String], screen_h: f32) {
     let y = screen_h - h - 10.0;
     let w = (screen_width() - 20.0).min(900.0);
     draw_rectangle(10.0, y, w, h, Color::new(0.45, 0.28, 0.0, 0.85));
-    draw_text(
-        "Hero warnings (the hero still plays):",
-        18.0,
-        y + 18.0,
-        FONT,
-        TEXT,
-    );
+    let header = if hero_present {
+        "Hero warnings (the hero still plays):"
+    } else {
+        "No hero (the plaza plays without one):"
+    };
+    draw_text(header, 18.0, y + 18.0, FONT, TEXT);
     for (i, line) in shown.iter().enumerate() {
         let clipped: String = line.chars().take(110).collect();
         draw_text(&clipped, 18.0, y + 38.0 + i as f32 * 20.0, FONT, TEXT);
@@ -300,7 +291,14 @@ pub fn draw_warnings(warnings: &[String], screen_h: f32) {
 
 /// The Animation panel's mode buttons (by speed / manual) and clip list, three per row; returns
 /// the y below them.
-fn clip_buttons(hero: &mut Hero, current: Option<usize>, x: f32, y: f32, mut cy: f32) -> f32 {
+fn clip_buttons(
+    hero: &Hero,
+    current: Option<usize>,
+    x: f32,
+    y: f32,
+    mut cy: f32,
+    out: &mut Vec<HeroCommand>,
+) -> f32 {
     let auto = hero.control == ClipControl::Auto;
     if button(
         Rect {
@@ -312,8 +310,7 @@ fn clip_buttons(hero: &mut Hero, current: Option<usize>, x: f32, y: f32, mut cy:
         "by speed",
         auto,
     ) {
-        hero.control = ClipControl::Auto;
-        hero.mixer.resume();
+        out.push(HeroCommand::ClipsBySpeed);
     }
     if button(
         Rect {
@@ -325,7 +322,7 @@ fn clip_buttons(hero: &mut Hero, current: Option<usize>, x: f32, y: f32, mut cy:
         "manual",
         !auto,
     ) {
-        hero.control = ClipControl::Manual;
+        out.push(HeroCommand::ManualClips);
     }
     // Clip list, three per row.
     for (i, c) in hero.clips.iter().enumerate() {
@@ -339,10 +336,7 @@ fn clip_buttons(hero: &mut Hero, current: Option<usize>, x: f32, y: f32, mut cy:
         };
         let name: String = c.name.chars().take(12).collect();
         if button(r, &name, current == Some(i)) {
-            hero.control = ClipControl::Manual;
-            hero.mixer.set_rate(1.0);
-            hero.mixer.play(i, crate::hero::CROSS_FADE);
-            hero.mixer.resume();
+            out.push(HeroCommand::PlayClip(i));
         }
     }
     cy += (hero.clips.len() as f32 / 3.0).ceil() * 24.0 + 4.0;
@@ -350,7 +344,7 @@ fn clip_buttons(hero: &mut Hero, current: Option<usize>, x: f32, y: f32, mut cy:
 }
 
 /// Play, pause, stop and loop for the current clip.
-fn transport_buttons(hero: &mut Hero, x: f32, cy: f32) {
+fn transport_buttons(hero: &Hero, x: f32, cy: f32, out: &mut Vec<HeroCommand>) {
     let bw = 76.0;
     let playing = hero.mixer.is_playing();
     if button(
@@ -363,7 +357,7 @@ fn transport_buttons(hero: &mut Hero, x: f32, cy: f32) {
         "play",
         playing,
     ) {
-        hero.mixer.resume();
+        out.push(HeroCommand::Resume);
     }
     if button(
         Rect {
@@ -375,7 +369,7 @@ fn transport_buttons(hero: &mut Hero, x: f32, cy: f32) {
         "pause",
         !playing,
     ) {
-        hero.mixer.pause();
+        out.push(HeroCommand::Pause);
     }
     if button(
         Rect {
@@ -387,8 +381,7 @@ fn transport_buttons(hero: &mut Hero, x: f32, cy: f32) {
         "stop",
         false,
     ) {
-        hero.control = ClipControl::Manual;
-        hero.mixer.stop();
+        out.push(HeroCommand::Stop);
     }
     let looping = hero.mixer.is_looping();
     if button(
@@ -401,7 +394,7 @@ fn transport_buttons(hero: &mut Hero, x: f32, cy: f32) {
         "loop",
         looping,
     ) {
-        hero.mixer.set_looping(!looping);
+        out.push(HeroCommand::SetLooping(!looping));
     }
 }
 

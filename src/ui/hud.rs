@@ -36,6 +36,8 @@ pub struct HudInfo<'a> {
     /// Beyond the far LOD distance.
     pub beyond: usize,
     pub reload_notice: Option<&'a str>,
+    /// The key help is open (F1).
+    pub help: bool,
 }
 
 /// Draws lines of text on a box sized to them; returns the box's width and height.
@@ -108,7 +110,7 @@ pub fn draw(game: &Game, info: &HudInfo) -> Vec<String> {
             if clock.paused() { "   PAUSED" } else { "" }
         ),
     ];
-    if game.show_help {
+    if info.help {
         status.extend(HELP.iter().map(|s| s.to_string()));
     } else {
         status.push("F1 help".to_string());

@@ -4,11 +4,12 @@
 use macroquad::prelude::{draw_line, draw_rectangle, draw_text, Color};
 
 use super::widgets::{Rect, WidgetState};
-use crate::game::Game;
+use crate::level::LodSettings;
 use crate::perf::slider::{crowd_from_slider, slider_from_crowd};
 use crate::perf::timings::{FrameHistory, Stage, StageTimings};
 use crate::render::gpu_timer::GpuTime;
 use crate::render::RenderStats;
+use crate::settings::{Intent, ViewSettings};
 
 const PANEL_W: f32 = 340.0;
 const PANEL_BG: Color = Color::new(0.0, 0.0, 0.0, 0.6);
@@ -33,39 +34,47 @@ fn cap_label(cap: Option<u32>) -> String {
     cap.map_or_else(|| "GPU limit".to_string(), |n| format!("{n} vectors"))
 }
 
+/// A checkbox row: its row, label, current value and the intent a click asks for.
+type Toggle<'a> = (f32, &'a str, bool, fn(bool) -> Intent);
+
+/// What the panel shows this frame.
+pub struct PanelFrame<'a> {
+    /// People asked for (the slider's value).
+    pub crowd: usize,
+    pub view: &'a ViewSettings,
+    /// Shadows in force (the panel's choice, else the level's).
+    pub shadows: bool,
+    /// LOD distances in force.
+    pub lod: LodSettings,
+    pub timings: &'a StageTimings,
+    pub stats: &'a RenderStats,
+    pub gpu: GpuTime,
+    pub history: &'a FrameHistory,
+}
+
 pub struct PerfPanel {
     slider: f32,
     widgets: WidgetState,
 }
 
 impl PerfPanel {
-    pub fn new(game: &Game) -> Self {
+    pub fn new(crowd: usize) -> Self {
         PerfPanel {
-            slider: slider_from_crowd(game.crowd_count() as u32),
+            slider: slider_from_crowd(crowd as u32),
             widgets: WidgetState::default(),
         }
     }
 
-    /// Draws the panel at (x, y) and applies what the user changed. Returns true when the crowd
-    /// size changed this frame.
-    #[allow(clippy::too_many_arguments)]
-    pub fn draw(
-        &mut self,
-        game: &mut Game,
-        timings: &StageTimings,
-        stats: &RenderStats,
-        gpu: GpuTime,
-        history: &FrameHistory,
-        x: f32,
-        y: f32,
-    ) -> bool {
-        let lines = stat_lines(timings, stats, gpu);
+    /// Draws the panel at (x, y); what the user changed is pushed to `intents`. Returns true
+    /// when the crowd size changed this frame.
+    pub fn draw(&mut self, f: &PanelFrame, x: f32, y: f32, intents: &mut Vec<Intent>) -> bool {
+        let lines = stat_lines(f.timings, f.stats, f.gpu);
         // Controls take 364 px above the statistics lines.
         let controls = 364.0;
         let height = controls + lines.len() as f32 * LINE;
         draw_rectangle(x, y, PANEL_W, height, PANEL_BG);
         draw_text("Performance lab (Tab)", x + 10.0, y + 22.0, 22.0, TEXT);
-        let changed = self.draw_controls(game, x, y);
+        let changed = self.draw_controls(f, x, y, intents);
         for (i, l) in lines.iter().enumerate() {
             draw_text(
                 l,
@@ -75,13 +84,14 @@ impl PerfPanel {
                 TEXT,
             );
         }
-        draw_frame_graph(history, x, y + height + 6.0, PANEL_W, 72.0);
+        draw_frame_graph(f.history, x, y + height + 6.0, PANEL_W, 72.0);
         changed
     }
 
-    /// The slider, toggles and LOD distances; returns true when the crowd size changed.
-    fn draw_controls(&mut self, game: &mut Game, x: f32, y: f32) -> bool {
-        let crowd = game.crowd_count();
+    /// The slider, toggles and LOD distances; what the user changed becomes intents. Returns
+    /// true when the crowd size changed.
+    fn draw_controls(&mut self, f: &PanelFrame, x: f32, y: f32, intents: &mut Vec<Intent>) -> bool {
+        let crowd = f.crowd;
         let track = Rect {
             x: x + 12.0,
             y: y + 52.0,
@@ -96,85 +106,78 @@ impl PerfPanel {
         {
             let count = crowd_from_slider(self.slider);
             changed = count as usize != crowd;
-            game.set_crowd_count(count);
+            intents.push(Intent::SetCrowd(count));
         }
-        let mut culling = game.toggles.frustum_culling;
         let check = |row: f32| Rect {
             x: x + 12.0,
             y: y + 78.0 + row * 20.0,
             w: PANEL_W - 24.0,
             h: 16.0,
         };
-        if self
-            .widgets
-            .checkbox(check(0.0), "frustum culling", &mut culling)
-        {
-            game.toggles.frustum_culling = culling;
+        let v = f.view;
+        let toggles: [Toggle; 8] = [
+            (
+                0.0,
+                "frustum culling",
+                v.frustum_culling,
+                Intent::SetFrustumCulling,
+            ),
+            (1.0, "sun shadows", f.shadows, Intent::SetShadows),
+            (2.0, "LOD (near/mid/far meshes)", v.lod, Intent::SetLod),
+            (
+                3.0,
+                "LOD colours (red/green/blue)",
+                v.lod_colors,
+                Intent::SetLodColors,
+            ),
+            (
+                4.0,
+                "one draw per person (naive)",
+                v.per_agent_draws,
+                Intent::SetPerAgentDraws,
+            ),
+            (
+                5.0,
+                "mid/far from VAT (vertex anim.)",
+                v.vat,
+                Intent::SetVat,
+            ),
+            (
+                7.0,
+                "culling view from a 2nd camera (F7)",
+                v.cull_view,
+                Intent::SetCullView,
+            ),
+            (
+                8.0,
+                "sim LOD (unseen: every 4th step)",
+                v.sim_lod,
+                Intent::SetSimLod,
+            ),
+        ];
+        for (row, label, mut on, intent) in toggles {
+            if self.widgets.checkbox(check(row), label, &mut on) {
+                intents.push(intent(on));
+            }
         }
-        let mut shadows = game.shadows_enabled();
-        if self
-            .widgets
-            .checkbox(check(1.0), "sun shadows", &mut shadows)
-        {
-            game.toggles.shadows = Some(shadows);
-        }
-        let mut lod = game.toggles.lod;
-        if self
-            .widgets
-            .checkbox(check(2.0), "LOD (near/mid/far meshes)", &mut lod)
-        {
-            game.toggles.lod = lod;
-        }
-        let mut lod_colors = game.toggles.lod_colors;
-        if self
-            .widgets
-            .checkbox(check(3.0), "LOD colours (red/green/blue)", &mut lod_colors)
-        {
-            game.toggles.lod_colors = lod_colors;
-        }
-        let mut naive = game.toggles.per_agent_draws;
-        if self
-            .widgets
-            .checkbox(check(4.0), "one draw per person (naive)", &mut naive)
-        {
-            game.toggles.per_agent_draws = naive;
-        }
-        let mut vat = game.toggles.vat;
-        if self
-            .widgets
-            .checkbox(check(5.0), "mid/far from VAT (vertex anim.)", &mut vat)
-        {
-            game.toggles.vat = vat;
-        }
-        let mut cull_view = game.toggles.cull_view;
-        if self.widgets.checkbox(
-            check(7.0),
-            "culling view from a 2nd camera (F7)",
-            &mut cull_view,
-        ) {
-            game.toggles.cull_view = cull_view;
-        }
-        let mut sim_lod = game.sim_lod;
-        if self
-            .widgets
-            .checkbox(check(8.0), "sim LOD (unseen: every 4th step)", &mut sim_lod)
-        {
-            game.sim_lod = sim_lod;
-        }
-        let caps = cap_options(game.toggles.uniform_cap);
+        let caps = cap_options(v.uniform_cap);
         let labels: Vec<String> = caps.iter().map(|&c| cap_label(c)).collect();
         let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
-        let mut index = caps
-            .iter()
-            .position(|&c| c == game.toggles.uniform_cap)
-            .unwrap_or(0);
+        let mut index = caps.iter().position(|&c| c == v.uniform_cap).unwrap_or(0);
         if self
             .widgets
             .choice(check(6.0), "uniform cap", &labels, &mut index)
         {
-            game.toggles.uniform_cap = caps.get(index).copied().flatten();
+            intents.push(Intent::SetUniformCap(caps.get(index).copied().flatten()));
         }
-        let mut d = game.lod_settings();
+        if let Some(d) = self.lod_sliders(f.lod, x, y) {
+            intents.push(Intent::SetLodDistances(d));
+        }
+        changed
+    }
+
+    /// The three LOD distance sliders; the new distances when one moved.
+    fn lod_sliders(&mut self, mut d: LodSettings, x: f32, y: f32) -> Option<LodSettings> {
         let mut changed_lod = false;
         for (k, (name, value, max)) in [
             ("near", &mut d.near, 80.0f32),
@@ -200,13 +203,10 @@ impl PerfPanel {
                 changed_lod = true;
             }
         }
-        if changed_lod {
-            // Keep the bands in order: near < mid < far.
-            d.mid = d.mid.max(d.near + 1.0);
-            d.far = d.far.max(d.mid + 1.0);
-            game.toggles.lod_distances = Some(d);
-        }
-        changed
+        // Keep the bands in order: near < mid < far.
+        d.mid = d.mid.max(d.near + 1.0);
+        d.far = d.far.max(d.mid + 1.0);
+        changed_lod.then_some(d)
     }
 }
 

@@ -2,6 +2,10 @@
 
 use glam::{Mat4, Vec3};
 
+/// Shadow map edge in texels: 2048 over an 80-160 m wide area gives 4-8 cm texels, enough for a
+/// person's shadow to have legs. The sun's projection snaps to these texels.
+pub const SHADOW_MAP_SIZE: u32 = 2048;
+
 /// Light view-projection for a directional shadow map centred on `focus` covering a disc of
 /// `radius` metres. The centre is snapped to whole shadow texels so shadows do not crawl as the
 /// camera moves.

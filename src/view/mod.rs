@@ -8,3 +8,4 @@ pub mod instances;
 pub mod light;
 pub mod lod;
 pub mod markers;
+pub mod render_world;

@@ -1,0 +1,281 @@
+//! What the player has switched on or open, apart from the simulation: render toggles, panels.
+//! The command line sets their start values (the structs are its flags, so a new flag is one
+//! field here), the keys and panels change them only through `Intent`s, and `apply` is the one
+//! place that carries an intent out.
+
+use clap::{ArgAction, Args};
+
+use crate::arg_values::parse_uniform_vectors;
+use crate::game::{Action, Game};
+use crate::hero::commands::HeroCommand;
+use crate::level::LodSettings;
+use crate::tween::Easing;
+
+/// How the frame is drawn. Outlives level reloads.
+#[derive(Debug, Clone, Copy, PartialEq, Args)]
+pub struct ViewSettings {
+    #[arg(skip = true)]
+    pub frustum_culling: bool,
+    /// Near/mid/far meshes by distance; off draws everyone at full detail.
+    #[arg(skip = true)]
+    pub lod: bool,
+    /// Tint people by level of detail: red near, green mid, blue far.
+    #[arg(long)]
+    pub lod_colors: bool,
+    /// Start with the naive path: one draw per person, CPU palettes, no culling, full detail.
+    #[arg(long = "naive")]
+    pub per_agent_draws: bool,
+    /// Overrides the level's LOD distances (the performance panel's sliders).
+    #[arg(skip)]
+    pub lod_distances: Option<LodSettings>,
+    /// None: follow the level's `lighting.shadows`.
+    #[arg(skip)]
+    pub shadows: Option<bool>,
+    /// Size crowd batches as if the GPU allowed only this many vertex uniform vectors
+    /// (imitates smaller GPUs: 256 is the GL 3.3 minimum, 1024 a typical desktop).
+    #[arg(long = "max-uniform-vectors", value_parser = parse_uniform_vectors)]
+    pub uniform_cap: Option<u32>,
+    /// Start with mid and far figures drawn from the vertex animation texture (baked at start,
+    /// ~50 MB) instead of the animation-matrix texture.
+    #[arg(long)]
+    pub vat: bool,
+    /// Start in the culling debug view (F7): the world from a second camera, the player's
+    /// frustum as lines, culled people in red.
+    #[arg(long)]
+    pub cull_view: bool,
+    /// Steer everyone every step: turn off the simulation level of detail (people the camera
+    /// cannot see steered every 4th step; the Tab panel's "simulation LOD").
+    #[arg(long = "no-sim-lod", action = ArgAction::SetFalse)]
+    pub sim_lod: bool,
+}
+
+impl Default for ViewSettings {
+    fn default() -> Self {
+        ViewSettings {
+            frustum_culling: true,
+            lod: true,
+            lod_colors: false,
+            per_agent_draws: false,
+            lod_distances: None,
+            shadows: None,
+            uniform_cap: None,
+            vat: false,
+            cull_view: false,
+            sim_lod: true,
+        }
+    }
+}
+
+impl ViewSettings {
+    /// The LOD distances in force: the panel's, else the level's.
+    pub fn lod_settings(&self, level_lod: LodSettings) -> LodSettings {
+        self.lod_distances.unwrap_or(level_lod)
+    }
+
+    pub fn shadows_enabled(&self, level_shadows: bool) -> bool {
+        self.shadows.unwrap_or(level_shadows)
+    }
+
+    /// What the simulation LOD may treat as unseen (see `Game::sim_view`): nothing when it is
+    /// off, or when the picture shows everyone (no culling, one draw per person, the culling
+    /// view). Without LOD everyone in the frustum is drawn, however far.
+    pub fn sim_view_policy(&self, aspect: f32, lod_far: f32) -> Option<crate::game::SimViewPolicy> {
+        if !self.sim_lod || !self.frustum_culling || self.per_agent_draws || self.cull_view {
+            return None;
+        }
+        Some(crate::game::SimViewPolicy {
+            aspect,
+            far: if self.lod { lod_far } else { f32::INFINITY },
+        })
+    }
+}
+
+/// A panel or overlay the player opens and closes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Panel {
+    Help,
+    Perf,
+    /// Behaviour labels above nearby people.
+    AgentOverlay,
+    /// The easing editor for camera glides.
+    CurveEditor,
+    HeroAnimation,
+    HeroExpressions,
+}
+
+/// Which panels and overlays are open.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Args)]
+pub struct Panels {
+    #[arg(skip)]
+    pub help: bool,
+    /// Open the performance lab panel (Tab) at start.
+    #[arg(long = "perf-panel")]
+    pub perf: bool,
+    /// Show behaviour labels above nearby people (F3) at start.
+    #[arg(long)]
+    pub agent_overlay: bool,
+    /// Show the camera-glide easing editor (F4) at start.
+    #[arg(long)]
+    pub curve_editor: bool,
+    /// Open the hero's Animation (F5) and Expressions (F6) panels at start.
+    #[arg(long = "hero-panels")]
+    pub hero_animation: bool,
+    /// Follows `--hero-panels` (see `Settings::from_flags`).
+    #[arg(skip)]
+    pub hero_expressions: bool,
+}
+
+impl Panels {
+    fn flag(&mut self, panel: Panel) -> &mut bool {
+        match panel {
+            Panel::Help => &mut self.help,
+            Panel::Perf => &mut self.perf,
+            Panel::AgentOverlay => &mut self.agent_overlay,
+            Panel::CurveEditor => &mut self.curve_editor,
+            Panel::HeroAnimation => &mut self.hero_animation,
+            Panel::HeroExpressions => &mut self.hero_expressions,
+        }
+    }
+}
+
+/// The player's switches: how the frame is drawn and what is open.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Args)]
+pub struct Settings {
+    #[command(flatten)]
+    pub view: ViewSettings,
+    #[command(flatten)]
+    pub panels: Panels,
+}
+
+impl Settings {
+    /// The start values as parsed: one flag opens both hero panels.
+    pub fn from_flags(mut self) -> Settings {
+        self.panels.hero_expressions |= self.panels.hero_animation;
+        self
+    }
+}
+
+/// A change asked for by a key or a panel.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Intent {
+    /// A simulation or camera command, passed to `Game::frame`.
+    Game(Action),
+    TogglePanel(Panel),
+    ToggleCullView,
+    SetCrowd(u32),
+    SetFrustumCulling(bool),
+    SetShadows(bool),
+    SetLod(bool),
+    SetLodColors(bool),
+    SetPerAgentDraws(bool),
+    SetVat(bool),
+    SetCullView(bool),
+    SetSimLod(bool),
+    SetUniformCap(Option<u32>),
+    SetLodDistances(LodSettings),
+    SetGlideEasing(Easing),
+    /// Clip playback and expressions, from the hero's panels.
+    Hero(HeroCommand),
+}
+
+/// Carries out `intents` in order; returns the game commands among them for this frame's
+/// `Game::frame`.
+pub fn apply(intents: Vec<Intent>, settings: &mut Settings, game: &mut Game) -> Vec<Action> {
+    let mut actions = Vec::new();
+    for intent in intents {
+        let view = &mut settings.view;
+        match intent {
+            Intent::Game(action) => actions.push(action),
+            Intent::TogglePanel(panel) => {
+                let flag = settings.panels.flag(panel);
+                *flag = !*flag;
+                if panel == Panel::Perf {
+                    game.slide_perf_panel(*flag);
+                }
+            }
+            Intent::ToggleCullView => view.cull_view = !view.cull_view,
+            Intent::SetCrowd(n) => game.set_crowd_count(n),
+            Intent::SetFrustumCulling(on) => view.frustum_culling = on,
+            Intent::SetShadows(on) => view.shadows = Some(on),
+            Intent::SetLod(on) => view.lod = on,
+            Intent::SetLodColors(on) => view.lod_colors = on,
+            Intent::SetPerAgentDraws(on) => view.per_agent_draws = on,
+            Intent::SetVat(on) => view.vat = on,
+            Intent::SetCullView(on) => view.cull_view = on,
+            Intent::SetSimLod(on) => view.sim_lod = on,
+            Intent::SetUniformCap(cap) => view.uniform_cap = cap,
+            Intent::SetLodDistances(d) => view.lod_distances = Some(d),
+            Intent::SetGlideEasing(e) => game.glide_easing = e,
+            Intent::Hero(command) => {
+                if let Some(h) = &mut game.hero {
+                    h.command(command);
+                }
+            }
+        }
+    }
+    actions
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Flags {
+        #[command(flatten)]
+        settings: Settings,
+    }
+
+    #[test]
+    fn flags_set_the_start_values_and_defaults_draw_everything_normally() {
+        let plain = Flags::parse_from(["t"]).settings;
+        assert_eq!(plain, Settings::default());
+        let f = Flags::parse_from([
+            "t",
+            "--naive",
+            "--no-sim-lod",
+            "--max-uniform-vectors",
+            "256",
+            "--hero-panels",
+            "--perf-panel",
+        ])
+        .settings;
+        assert!(f.view.per_agent_draws && !f.view.sim_lod);
+        assert_eq!(f.view.uniform_cap, Some(256));
+        assert!(f.panels.hero_animation && f.panels.perf);
+        assert!(f.view.frustum_culling && f.view.lod, "not flags: stay on");
+    }
+
+    #[test]
+    fn the_simulation_may_skip_unseen_people_only_when_the_picture_culls_them() {
+        let mut v = ViewSettings::default();
+        let p = v.sim_view_policy(1.5, 80.0).expect("on by default");
+        assert_eq!((p.aspect, p.far), (1.5, 80.0));
+        v.lod = false;
+        assert_eq!(
+            v.sim_view_policy(1.5, 80.0).map(|p| p.far),
+            Some(f32::INFINITY)
+        );
+        for off in [
+            ViewSettings {
+                sim_lod: false,
+                ..Default::default()
+            },
+            ViewSettings {
+                frustum_culling: false,
+                ..Default::default()
+            },
+            ViewSettings {
+                per_agent_draws: true,
+                ..Default::default()
+            },
+            ViewSettings {
+                cull_view: true,
+                ..Default::default()
+            },
+        ] {
+            assert_eq!(off.sim_view_policy(1.5, 80.0), None, "{off:?}");
+        }
+    }
+}
