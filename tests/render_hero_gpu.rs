@@ -11,14 +11,13 @@
 
 mod support;
 
-use std::sync::{Arc, Mutex};
-
 use glam::{Mat4, Vec3, Vec4};
 use macroquad::miniquad::{
     FilterMode, PassAction, RenderPass, RenderingBackend, TextureFormat, TextureId, TextureKind,
     TextureParams, TextureWrap,
 };
 use macroquad::prelude::{get_internal_gl, get_screen_data, next_frame};
+use support::gl_checks::Checks;
 use throng::anim::{skin_normals, skin_positions};
 use throng::asset::{load_file, MToonAsset, SceneAsset};
 use throng::extract::hero_frame;
@@ -169,22 +168,6 @@ fn compare(a: &[[u8; 3]], b: &[[u8; 3]]) -> (usize, usize) {
         .filter(|(x, y)| differs(**x, **y, 24))
         .count();
     (hero, bad)
-}
-
-struct Checks {
-    log: Vec<String>,
-    failures: Vec<String>,
-}
-
-impl Checks {
-    fn check(&mut self, ok: bool, what: String) {
-        support::say(&format!("  {} {what}", if ok { "ok  " } else { "FAIL" }));
-        if ok {
-            self.log.push(what);
-        } else {
-            self.failures.push(what);
-        }
-    }
 }
 
 fn lab() -> Level {
@@ -519,14 +502,8 @@ async fn shadow(white: TextureId, c: &mut Checks) {
     r.delete(ctx);
 }
 
-/// Passed checks, or the failed ones.
-type Outcome = Result<Vec<String>, Vec<String>>;
-
-async fn run_all() -> Outcome {
-    let mut c = Checks {
-        log: Vec::new(),
-        failures: Vec::new(),
-    };
+async fn run_all() -> Checks {
+    let mut c = Checks::default();
     {
         let gl = unsafe { get_internal_gl() };
         let ctx = gl.quad_context;
@@ -544,56 +521,9 @@ async fn run_all() -> Outcome {
         gl.quad_context.new_texture_from_rgba8(1, 1, &[255; 4])
     };
     shadow(white, &mut c).await;
-    if c.failures.is_empty() {
-        Ok(c.log)
-    } else {
-        Err(c.failures)
-    }
+    c
 }
 
 fn main() {
-    // Cargo's own flags (--nocapture, filters) do not apply to a harness-less test.
-    let Some(display) = support::find_display("render_hero_gpu") else {
-        return;
-    };
-    if matches!(display, support::Display::Xvfb) && std::env::var("THRONG_IN_XVFB").is_err() {
-        let exe = std::env::current_exe().expect("own path");
-        let status = std::process::Command::new("xvfb-run")
-            .args(["-a", "-s", "-screen 0 1280x720x24"])
-            .arg(exe)
-            .env("THRONG_IN_XVFB", "1")
-            .status()
-            .expect("xvfb-run starts");
-        std::process::exit(status.code().unwrap_or(1));
-    }
-    let result: Arc<Mutex<Option<Outcome>>> = Arc::new(Mutex::new(None));
-    let r2 = result.clone();
-    let conf = macroquad::window::Conf {
-        window_title: "hero gpu test".into(),
-        window_width: 640,
-        window_height: 480,
-        ..Default::default()
-    };
-    macroquad::Window::from_config(conf, async move {
-        let r = run_all().await;
-        if let Ok(mut slot) = r2.lock() {
-            *slot = Some(r);
-        }
-    });
-    let outcome = result.lock().ok().and_then(|mut s| s.take());
-    match outcome {
-        Some(Ok(log)) => {
-            support::say(&format!("hero GPU test RAN: {} checks passed", log.len()));
-        }
-        Some(Err(failures)) => {
-            for f in &failures {
-                support::say(&format!("FAILED: {f}"));
-            }
-            std::process::exit(1);
-        }
-        None => {
-            support::say("hero GPU test: the window closed before the checks finished");
-            std::process::exit(1);
-        }
-    }
+    support::gl_checks::run_in_window("hero GPU test", 640, 480, run_all);
 }

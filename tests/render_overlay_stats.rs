@@ -214,3 +214,55 @@ fn the_naive_path_counts_people_not_draws() {
         "bodies + props, two passes"
     );
 }
+
+#[test]
+fn a_hero_that_cannot_load_is_reported_on_stderr_and_in_the_frame_report() {
+    let Some(display) = find_display("a_hero_that_cannot_load_is_reported") else {
+        return;
+    };
+    let dir = scratch_dir();
+    let plaza = std::fs::read_to_string(project_root().join("levels/plaza.ron")).expect("plaza");
+    // A file that exists (validation checks that) but is no model.
+    let model = dir.path().join("no-such-hero.vrm");
+    std::fs::write(&model, b"not a glTF file").expect("model written");
+    let relative = model.strip_prefix(project_root()).expect("under the project");
+    let broken = plaza.replace(
+        "assets/hero/Godette_vrm_v4.vrm",
+        relative.to_str().expect("utf-8 path"),
+    );
+    assert_ne!(broken, plaza, "the plaza names its hero model");
+    let level = dir.path().join("no_hero.ron");
+    std::fs::write(&level, broken).expect("level written");
+    let report_path = dir.path().join("no_hero.json");
+    let out = support::run_throng(
+        &display,
+        &[
+            level.to_str().expect("utf-8 path"),
+            "--crowd",
+            "50",
+            "--frames",
+            "2",
+            "--stats-out",
+            report_path.to_str().expect("utf-8 path"),
+        ],
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "the plaza plays without a hero: {log}"
+    );
+    assert!(
+        log.lines()
+            .any(|l| l.contains("hero not loaded") && l.contains("no-such-hero.vrm")),
+        "stderr names the missing model: {log}"
+    );
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(&report_path).expect("report written"))
+            .expect("report is JSON");
+    let error = report["hero_error"].as_str().unwrap_or_default();
+    assert!(error.contains("no-such-hero.vrm"), "{report}");
+    assert!(
+        report["crowd_error"].is_null(),
+        "the crowd loaded: {report}"
+    );
+}

@@ -15,6 +15,8 @@ pub struct CrowdPass {
     renderer: Option<CrowdRenderer>,
     /// (assets version, uniform cap) the renderer was built (or failed to build) for.
     built_for: Option<(u64, Option<u32>)>,
+    /// Renderer builds tried so far, successful or not.
+    builds: u32,
     /// The VAT was tried for the current renderer (a failed bake is not retried every frame).
     vat_tried: bool,
     /// Why the VAT path is not in use although asked for.
@@ -40,6 +42,7 @@ impl CrowdPass {
             self.built_for = Some(wanted);
             self.vat_tried = false;
             self.error = None;
+            self.builds += 1;
             match CrowdRenderer::new(
                 ctx,
                 source.assets,
@@ -97,6 +100,11 @@ impl CrowdPass {
                 self.vat_error = Some(e);
             }
         }
+    }
+
+    /// Renderer builds tried so far (each costs uploads and shader compiles).
+    pub fn builds(&self) -> u32 {
+        self.builds
     }
 
     /// True when the skinned crowd can be drawn.

@@ -1,10 +1,12 @@
 //! The one support module of the integration tests: `mod support;` in a test file.
 //! - [`models`]: test models by name, loading them, the reference JSON files;
 //! - [`gltf_builder`]: small self-contained glTF files built in code;
+//! - [`gl_checks`]: harness-less tests that check pixels in a real GL window;
 //! - [`run`]: running the binary in a window (or Xvfb), screenshots and frame reports;
 //! - `assert_approx!` (from `throng::approx`): approximate equality of floats and glam vectors.
 #![allow(dead_code, unused_imports)]
 
+pub mod gl_checks;
 pub mod gltf_builder;
 pub mod models;
 pub mod run;
