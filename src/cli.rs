@@ -132,6 +132,24 @@ pub fn check_screenshot_path(path: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// Checks a crowd size asked for on the command line against what the level holds
+/// (`flag` names the option in the message).
+pub fn check_crowd_fits(
+    level: &crate::level::Level,
+    flag: &str,
+    people: u32,
+) -> Result<(), String> {
+    let most = crate::level::validate::max_people(level);
+    if people > most {
+        return Err(format!(
+            "{flag} {people}: `{}` holds at most {most} people ({} per m² of free ground)",
+            level.name,
+            crate::level::validate::MAX_DENSITY
+        ));
+    }
+    Ok(())
+}
+
 /// The folder that holds `assets/`: level files name models relative to it.
 /// Looks upward from the level file, then from the working directory.
 pub fn find_asset_root(level: &Path) -> PathBuf {

@@ -7,7 +7,9 @@ use throng::app::{self, PlayOutcome, PlaySetup};
 use throng::bench::args::{prepare_out_dir, BenchArgs};
 use throng::bench::report::{sim_csv, sim_rows_for_plot, sim_table, table, to_csv};
 use throng::bench::{run_headless, write_outputs};
-use throng::cli::{check_screenshot_path, find_asset_root, Cli, Command, PlayArgs};
+use throng::cli::{
+    check_crowd_fits, check_screenshot_path, find_asset_root, Cli, Command, PlayArgs,
+};
 use throng::level::{load_level, LevelWatcher};
 use throng::tools::inspect::run_inspect;
 
@@ -58,6 +60,11 @@ fn bench(args: BenchArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    let largest = args.sizes.0.iter().copied().max().unwrap_or(0);
+    if let Err(e) = check_crowd_fits(&level, "--sizes", largest) {
+        eprintln!("throng bench: {e}");
+        return ExitCode::from(2);
+    }
     let (csv, table, rows) = if args.headless {
         let rows = run_headless(&args, &level);
         (sim_csv(&rows), sim_table(&rows), sim_rows_for_plot(&rows))
@@ -119,6 +126,12 @@ fn play(args: PlayArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    if let Some(n) = args.crowd {
+        if let Err(e) = check_crowd_fits(&level, "--crowd", n) {
+            eprintln!("throng: {e}");
+            return ExitCode::from(2);
+        }
+    }
     let title = format!("Throng - {}", level.name);
     let size = args.size;
     let setup = PlaySetup {

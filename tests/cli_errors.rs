@@ -63,3 +63,21 @@ fn bad_command_line_values_are_rejected_with_what_is_allowed() {
     assert_eq!(code, 2);
     assert!(err.contains("does not exist"), "{err}");
 }
+
+#[test]
+fn a_crowd_larger_than_the_level_holds_is_refused_before_any_window() {
+    let (code, err) = throng(&["--crowd", "1000000"]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("throng: --crowd 1000000: `Central Plaza` holds at most ")
+            && err.ends_with("people (5 per m² of free ground)"),
+        "{err}"
+    );
+    let (code, err) = throng(&["bench", "--headless", "--sizes", "100,1000000"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--sizes 1000000: `Central Plaza` holds at most"),
+        "{err}"
+    );
+}

@@ -142,3 +142,13 @@ fn panel_slides_and_newcomers_pop_in_staggered() {
     }
     assert_eq!(g.agents.len(), 50);
 }
+
+#[test]
+fn the_crowd_slider_stops_at_what_the_level_holds() {
+    let mut g = plaza(100);
+    let most = throng::level::validate::max_people(g.level()) as usize;
+    assert!(most > 100_000 && most < 1_000_000, "{most}");
+    g.set_crowd_count(1_000_000);
+    assert_eq!(g.crowd_count(), most);
+    assert_eq!(g.appear_until.len(), most, "everyone asked for is on the way");
+}

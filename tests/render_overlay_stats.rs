@@ -225,7 +225,9 @@ fn a_hero_that_cannot_load_is_reported_on_stderr_and_in_the_frame_report() {
     // A file that exists (validation checks that) but is no model.
     let model = dir.path().join("no-such-hero.vrm");
     std::fs::write(&model, b"not a glTF file").expect("model written");
-    let relative = model.strip_prefix(project_root()).expect("under the project");
+    let relative = model
+        .strip_prefix(project_root())
+        .expect("under the project");
     let broken = plaza.replace(
         "assets/hero/Godette_vrm_v4.vrm",
         relative.to_str().expect("utf-8 path"),

@@ -75,6 +75,9 @@ pub struct FrameInput {
 pub struct Game {
     level: Level,
     options: GameOptions,
+    /// The most people the level holds (`level::validate::max_people`): every crowd size is
+    /// held to it, also after a reload that makes the level smaller.
+    capacity: u32,
     /// Advances whenever the static scenery changes, so the renderer rebuilds it once.
     scenery_version: u64,
     pub clock: FixedStepClock,
@@ -115,13 +118,15 @@ impl Game {
     pub fn new(level: Level, options: GameOptions) -> Self {
         let camera = CameraRig::from_start(&level.camera);
         let seed = options.seed.unwrap_or(level.crowd.seed);
-        let count = options.crowd.unwrap_or(level.crowd.count) as usize;
+        let capacity = crate::level::validate::max_people(&level);
+        let count = options.crowd.unwrap_or(level.crowd.count).min(capacity) as usize;
         let appear_until = vec![0.0; count];
         let lod_far = level.lod.far;
         let mut game = Game {
             agents: Crowd::from_level(&level, count, seed),
             level,
             options,
+            capacity,
             scenery_version: 1,
             clock: FixedStepClock::new(SIM_RATE),
             camera,
@@ -191,13 +196,17 @@ impl Game {
     }
 
     pub fn crowd_count(&self) -> usize {
-        self.options.crowd.unwrap_or(self.level.crowd.count) as usize
+        self.options
+            .crowd
+            .unwrap_or(self.level.crowd.count)
+            .min(self.capacity) as usize
     }
 
     /// The crowd-size slider: overrides the level's count from now on (reloads keep it).
     /// Newcomers pop in one after another over about a second rather than all at once.
     /// People removed by the slider fade out first and leave the simulation after `FADE_OUT_SECONDS`.
     pub fn set_crowd_count(&mut self, count: u32) {
+        let count = count.min(self.capacity);
         if self.crowd_count() == count as usize {
             return;
         }
@@ -324,6 +333,7 @@ impl Game {
                 if let Some(h) = &mut self.hero {
                     h.set_level(&level);
                 }
+                self.capacity = crate::level::validate::max_people(&level);
                 self.level = level;
                 self.reload_error = None;
                 self.reload_count += 1;

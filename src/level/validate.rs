@@ -208,6 +208,12 @@ fn blocking_obstacle(level: &Level, p: Vec2) -> Option<&Obstacle> {
         .find(|o| obstacle_contains(&o.shape, p))
 }
 
+/// The most people a level holds: its free area at `MAX_DENSITY`. Every crowd size (the level's
+/// count, `--crowd`, the crowd slider) is held to it.
+pub fn max_people(level: &Level) -> u32 {
+    (free_area(level) * MAX_DENSITY).min(u32::MAX as f32) as u32
+}
+
 /// Free walking area in m²: the bounds minus the obstacles, by sampling a grid.
 pub fn free_area(level: &Level) -> f32 {
     let size = level.bounds.size();
@@ -565,7 +571,7 @@ impl Checker<'_> {
             600.0,
         );
         if self.found.is_none() && cr.count > 0 {
-            let fits = (free_area(level) * MAX_DENSITY) as u64;
+            let fits = u64::from(max_people(level));
             if cr.count as u64 > fits {
                 self.fail(
                     "crowd.count",
