@@ -218,7 +218,7 @@ fn packing_matches_brute_force_culling_and_decodes_back() {
         CrowdPackOptions,
     };
     use throng::view::frustum::Frustum;
-    use throng::view::instances::{unpack_instance, VEC4_PER_INSTANCE};
+    use throng::view::crowd_pack::{unpack_instance, VEC4_PER_INSTANCE};
     let (level, assets) = plaza_assets();
     let crowd = Crowd::from_level(&level, 3000, 7);
     let eye = Vec3::new(0.0, 12.0, 40.0);
@@ -542,7 +542,7 @@ fn the_knight_wears_one_shield_and_one_sword_chosen_per_person() {
     // Packed: knights in view list their attachments next to their bodies.
     use throng::crowd::Crowd;
     use throng::view::crowd_pack::{pack_crowd, CrowdFrame, CrowdPackOptions};
-    use throng::view::instances::VEC4_PER_INSTANCE;
+    use throng::view::crowd_pack::VEC4_PER_INSTANCE;
     let crowd = Crowd::from_level(&level, 1500, 7);
     let opts = CrowdPackOptions {
         frustum: None,
