@@ -433,3 +433,41 @@ fn undecodable_texture_and_out_of_range_mtoon_fall_back_with_warnings() {
     assert_eq!(m.textures.matcap, None);
     assert_eq!(m.textures.base, Some(0), "the white stand-in is still used");
 }
+
+#[test]
+fn the_hero_mixer_samples_clips_exactly_as_the_crowd_player_does() {
+    // One clip sampler for both: with no cross-fade running, the mixer's pose is the clip
+    // sampled by `anim::player::sample_clip` (the crowd bake's and the tools'), to the bit.
+    use throng::anim::player::sample_clip;
+    use throng::asset::Transform;
+    use throng::hero::mixer::ClipMixer;
+    let mut compared = 0;
+    for model in ["Fox.glb", "Casual_Male.gltf"] {
+        let scene = load(model);
+        let bind: Vec<Transform> = scene.nodes.iter().map(|n| n.local).collect();
+        for (clip, asset) in scene.animations.iter().enumerate() {
+            let mut mixer = ClipMixer::default();
+            mixer.play(clip, 0.0);
+            let mut hero_pose = ScenePose::new(&scene);
+            let mut crowd_pose = ScenePose::new(&scene);
+            let mut scratch = Vec::new();
+            for _ in 0..12 {
+                mixer
+                    .update(0.093, &scene.animations, &bind, &mut hero_pose)
+                    .expect("mixer update");
+                crowd_pose.reset_to_bind_pose();
+                sample_clip(asset, mixer.time(), &mut crowd_pose, None, &mut scratch);
+                for n in 0..scene.nodes.len() {
+                    assert_eq!(
+                        hero_pose.local(n),
+                        crowd_pose.local(n),
+                        "{model} clip {clip} node {n} at {} s",
+                        mixer.time()
+                    );
+                }
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared >= 12 * 4, "only {compared} poses compared");
+}
