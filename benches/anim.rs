@@ -150,4 +150,44 @@ fn main() {
         t0.elapsed().as_secs_f64(),
         iters as f64,
     );
+
+    crowd_asset_build(root);
+}
+
+/// The crowd's load-time work: building every level's crowd assets (meshes, LODs, baked clips,
+/// bounding spheres skinned at every frame) and the runtime VAT bake of the mid/far meshes.
+/// Best of a few runs, so a busy machine's noise stays out of the numbers.
+fn crowd_asset_build(root: &Path) {
+    use throng::crowd_assets::vat_runtime::{CrowdVat, VAT_LODS};
+    use throng::crowd_assets::CrowdAssets;
+    for name in ["plaza", "market"] {
+        let file = format!("levels/{name}.ron");
+        let level = throng::level::load_level(&root.join(&file), root).expect("level");
+        let best = |runs: usize, f: &mut dyn FnMut()| {
+            (0..runs)
+                .map(|_| {
+                    let t0 = Instant::now();
+                    f();
+                    t0.elapsed().as_secs_f64()
+                })
+                .fold(f64::INFINITY, f64::min)
+        };
+        let mut assets = None;
+        let load = best(3, &mut || {
+            assets = Some(CrowdAssets::load(&level, root, &file).expect("crowd assets"));
+        });
+        let assets = assets.expect("loaded");
+        row(&format!("CrowdAssets::load, {name}"), "ms", load, 1e3);
+        let mut texels = 0;
+        let bake = best(5, &mut || {
+            let vat = CrowdVat::bake(&assets, VAT_LODS, 16_384).expect("vat");
+            texels = vat.data.len() / 4;
+        });
+        row(
+            &format!("CrowdVat::bake, {name} ({texels} texels)"),
+            "ms",
+            bake,
+            1e3,
+        );
+    }
 }

@@ -217,8 +217,8 @@ fn packing_matches_brute_force_culling_and_decodes_back() {
         anim_vector, pack_crowd, person_scale, person_world, skin_tone, CrowdFrame,
         CrowdPackOptions,
     };
+    use throng::view::crowd_pack::{unpack_instance, VEC4_PER_INSTANCE};
     use throng::view::frustum::Frustum;
-    use throng::view::instances::{unpack_instance, VEC4_PER_INSTANCE};
     let (level, assets) = plaza_assets();
     let crowd = Crowd::from_level(&level, 3000, 7);
     let eye = Vec3::new(0.0, 12.0, 40.0);
@@ -400,6 +400,70 @@ fn the_crowd_vat_holds_the_skinned_mid_and_far_meshes_of_every_row() {
     }
 }
 
+/// A baked position the way the matrix shader (`crowd.vert` without VAT) computes it: the
+/// weighted sum of each joint's 3x4 rows, then one dot per axis. This is how the VAT bake
+/// skinned before it shared the one CPU kernel (`anim::blend_joints`).
+fn shader_rows_position(
+    vert: &throng::crowd_assets::mesh::FigureVertex,
+    influences: u32,
+    tex: &throng::anim::anim_texture::AnimTexture,
+    row: u32,
+) -> Vec3 {
+    let mut r = [glam::Vec4::ZERO; 3];
+    for k in 0..influences.min(4) as usize {
+        let w = vert.weights[k];
+        if w > 0.0 && vert.joints[k] < tex.joints {
+            for (acc, joint_row) in r.iter_mut().zip(tex.matrix_rows(row, vert.joints[k])) {
+                *acc += joint_row * w;
+            }
+        }
+    }
+    let p = vert.position.extend(1.0);
+    Vec3::new(r[0].dot(p), r[1].dot(p), r[2].dot(p))
+}
+
+#[test]
+fn the_crowd_vat_is_the_shared_skinning_kernel_to_the_bit_and_the_shaders_within_rounding() {
+    use throng::crowd_assets::vat_runtime::{CrowdVat, VAT_LODS};
+    let (_, assets) = plaza_assets();
+    let vat = CrowdVat::bake(&assets, VAT_LODS, 16384).expect("bakes");
+    let tex = &assets.texture;
+    let (mut checked, mut differ, mut worst) = (0, 0, 0.0f32);
+    for (sub, submesh) in assets.submeshes.iter().enumerate() {
+        for lod in [1, 2] {
+            let (Some(entry), Some(mesh)) = (vat.meshes[sub][lod], submesh.lods[lod].as_ref())
+            else {
+                continue;
+            };
+            for row in entry.first_anim_row..entry.first_anim_row + entry.anim_rows {
+                let palette: Vec<glam::Mat4> =
+                    (0..tex.joints).map(|j| tex.matrix(row, j)).collect();
+                for (v, vert) in mesh.vertices.iter().enumerate() {
+                    let (got, _) = vat.vertex(sub, lod, row, v as u32).expect("baked texel");
+                    let want = mesh.skinned_position(v, &palette);
+                    assert_eq!(
+                        got.to_array().map(f32::to_bits),
+                        want.to_array().map(f32::to_bits),
+                        "submesh {sub} lod {lod} row {row} vertex {v}: {got} vs {want}"
+                    );
+                    let rows = shader_rows_position(vert, mesh.influences, tex, row);
+                    let err = (got - rows).abs().max_element() / rows.length().max(1.0);
+                    differ += usize::from(got != rows);
+                    worst = worst.max(err);
+                    checked += 1;
+                }
+            }
+        }
+    }
+    println!("{checked} texels, {differ} differ from the row dots, worst relative {worst:e}");
+    assert!(checked > 10_000, "only {checked} texels checked");
+    // Only the order of the final sums differs: a few units in the last place.
+    assert!(
+        worst <= 4.0 * f32::EPSILON,
+        "worst relative difference {worst:e}"
+    );
+}
+
 // --- The KayKit Knight and RobotExpressive on the market level ---
 
 fn market_assets() -> (throng::level::Level, CrowdAssets) {
@@ -541,8 +605,8 @@ fn the_knight_wears_one_shield_and_one_sword_chosen_per_person() {
 
     // Packed: knights in view list their attachments next to their bodies.
     use throng::crowd::Crowd;
+    use throng::view::crowd_pack::VEC4_PER_INSTANCE;
     use throng::view::crowd_pack::{pack_crowd, CrowdFrame, CrowdPackOptions};
-    use throng::view::instances::VEC4_PER_INSTANCE;
     let crowd = Crowd::from_level(&level, 1500, 7);
     let opts = CrowdPackOptions {
         frustum: None,

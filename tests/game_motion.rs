@@ -150,5 +150,9 @@ fn the_crowd_slider_stops_at_what_the_level_holds() {
     assert!(most > 100_000 && most < 1_000_000, "{most}");
     g.set_crowd_count(1_000_000);
     assert_eq!(g.crowd_count(), most);
-    assert_eq!(g.appear_until.len(), most, "everyone asked for is on the way");
+    assert_eq!(
+        g.appear_until.len(),
+        most,
+        "everyone asked for is on the way"
+    );
 }

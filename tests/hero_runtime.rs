@@ -472,3 +472,41 @@ fn panel_commands_reach_the_hero_through_one_intent() {
     );
     assert_eq!(settings, Settings::default(), "the settings did not move");
 }
+
+#[test]
+fn the_hero_mixer_samples_clips_exactly_as_the_crowd_player_does() {
+    // One clip sampler for both: with no cross-fade running, the mixer's pose is the clip
+    // sampled by `anim::player::sample_clip` (the crowd bake's and the tools'), to the bit.
+    use throng::anim::player::sample_clip;
+    use throng::asset::Transform;
+    use throng::hero::mixer::ClipMixer;
+    let mut compared = 0;
+    for model in ["Fox.glb", "Casual_Male.gltf"] {
+        let scene = load(model);
+        let bind: Vec<Transform> = scene.nodes.iter().map(|n| n.local).collect();
+        for (clip, asset) in scene.animations.iter().enumerate() {
+            let mut mixer = ClipMixer::default();
+            mixer.play(clip, 0.0);
+            let mut hero_pose = ScenePose::new(&scene);
+            let mut crowd_pose = ScenePose::new(&scene);
+            let mut scratch = Vec::new();
+            for _ in 0..12 {
+                mixer
+                    .update(0.093, &scene.animations, &bind, &mut hero_pose)
+                    .expect("mixer update");
+                crowd_pose.reset_to_bind_pose();
+                sample_clip(asset, mixer.time(), &mut crowd_pose, None, &mut scratch);
+                for n in 0..scene.nodes.len() {
+                    assert_eq!(
+                        hero_pose.local(n),
+                        crowd_pose.local(n),
+                        "{model} clip {clip} node {n} at {} s",
+                        mixer.time()
+                    );
+                }
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared >= 12 * 4, "only {compared} poses compared");
+}

@@ -9,9 +9,9 @@ use support::{find_display, project_root, run_for_report, scratch_dir};
 use throng::crowd_assets::CrowdAssets;
 use throng::game::{Action, FrameInput, Game, GameOptions};
 use throng::level::load_level;
+use throng::view::crowd_pack::VEC4_PER_INSTANCE;
 use throng::view::crowd_pack::{pack_crowd, CrowdFrame, CrowdPackOptions};
 use throng::view::frustum::Frustum;
-use throng::view::instances::VEC4_PER_INSTANCE;
 
 const PEOPLE: u32 = 3000;
 

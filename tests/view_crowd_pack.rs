@@ -1,5 +1,6 @@
-//! The culling debug view's packing: culled people are listed too (far mesh, painted red) while
-//! the counts stay those of the player's camera.
+//! The crowd's packing: the culling debug view lists culled people too (far mesh, painted red)
+//! while the counts stay those of the player's camera; instance blocks batch into draws within
+//! the GPU's uniform limit.
 
 use std::path::Path;
 
@@ -7,9 +8,11 @@ use glam::Vec3;
 use throng::crowd::Crowd;
 use throng::crowd_assets::CrowdAssets;
 use throng::level::load_level;
-use throng::view::crowd_pack::{pack_crowd, CrowdFrame, CrowdPackOptions, CULLED_COLOR};
+use throng::view::crowd_pack::{
+    batch_ranges, instances_per_batch, pack_crowd, unpack_instance, CrowdFrame, CrowdPackOptions,
+    CULLED_COLOR, VEC4_PER_INSTANCE,
+};
 use throng::view::frustum::Frustum;
-use throng::view::instances::{unpack_instance, VEC4_PER_INSTANCE};
 
 #[test]
 fn culled_people_are_listed_in_red_at_far_detail_and_counts_do_not_change() {
@@ -65,5 +68,32 @@ fn culled_people_are_listed_in_red_at_far_detail_and_counts_do_not_change() {
             !frustum.contains_sphere(at + Vec3::Y * 0.9, 0.0),
             "a red person at {at} is inside the frustum"
         );
+    }
+}
+
+#[test]
+fn batch_size_comes_from_the_uniform_limit() {
+    assert_eq!(instances_per_batch(4096, 10), Ok(817));
+    assert_eq!(instances_per_batch(256, 10), Ok(49));
+    assert_eq!(instances_per_batch(1024, 4), Ok(204));
+    assert_eq!(instances_per_batch(15, 10), Ok(1));
+    let err = instances_per_batch(14, 10).unwrap_err();
+    assert!(err.contains("allows 14 vertex uniform vectors"), "{err}");
+    assert!(instances_per_batch(5, 10).is_err());
+}
+
+#[test]
+fn batches_cover_every_instance_once_at_the_edges() {
+    let limit = 49;
+    for count in [0, 1, limit - 1, limit, limit + 1, 10_000] {
+        let ranges: Vec<_> = batch_ranges(count, limit).collect();
+        assert_eq!(ranges.len(), count.div_ceil(limit), "count {count}");
+        let mut next = 0;
+        for r in &ranges {
+            assert_eq!(r.start, next);
+            assert!(r.len() <= limit && !r.is_empty());
+            next = r.end;
+        }
+        assert_eq!(next, count);
     }
 }

@@ -20,5 +20,5 @@ pub use morph::{apply_morph, MorphState, MorphStateSet, MorphedPrimitive};
 pub use player::AnimationPlayer;
 pub use pose::ScenePose;
 pub use skinning::{
-    skin_normals, skin_positions, skinned_bounds, SkinningPalette, SkinningPaletteSet,
+    blend_joints, skin_normals, skin_positions, skinned_bounds, SkinningPalette, SkinningPaletteSet,
 };

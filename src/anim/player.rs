@@ -1,7 +1,7 @@
 use super::error::AnimError;
 use super::morph::MorphStateSet;
 use super::pose::ScenePose;
-use super::sample::{sample_quat, sample_vec3, sample_weights};
+use super::sample::{sample_node_channels, sample_weights};
 use crate::asset::{AnimationClipAsset, SceneAsset};
 
 /// Plays one clip of a scene into a `ScenePose` (and optionally morph weights).
@@ -186,19 +186,9 @@ pub fn sample_clip(
     morphs: Option<&mut MorphStateSet>,
     scratch: &mut Vec<f32>,
 ) {
-    for ch in &clip.node_channels {
-        let Some(local) = pose.local_mut(ch.node) else {
-            continue;
-        };
-        if let Some(tr) = &ch.translation {
-            local.translation = sample_vec3(tr, t);
-        }
-        if let Some(r) = &ch.rotation {
-            local.rotation = sample_quat(r, t);
-        }
-        if let Some(s) = &ch.scale {
-            local.scale = sample_vec3(s, t);
-        }
+    // Only a clip that drives nodes marks the pose dirty, as writing node by node did.
+    if !clip.node_channels.is_empty() {
+        sample_node_channels(clip, t, pose.locals_mut());
     }
     if let Some(morphs) = morphs {
         for mc in &clip.morph_channels {

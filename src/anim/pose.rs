@@ -96,6 +96,12 @@ impl ScenePose {
         self.local.get_mut(node)
     }
 
+    /// Every local transform at once, for clip samplers; marks the pose dirty.
+    pub fn locals_mut(&mut self) -> &mut [Transform] {
+        self.dirty = true;
+        &mut self.local
+    }
+
     pub fn local(&self, node: usize) -> Option<&Transform> {
         self.local.get(node)
     }

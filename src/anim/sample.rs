@@ -1,8 +1,30 @@
 //! Keyframe sampling: LINEAR (shortest-path normalised slerp for rotations), STEP, and
 //! CUBICSPLINE Hermite with tangents scaled by the key interval. Time is clamped to the keys.
+//! `sample_node_channels` is the one clip sampler of node transforms: the crowd's and the
+//! tools' `player::sample_clip` and the hero's cross-fading mixer both go through it.
 
-use crate::asset::{Interpolation, Track};
+use crate::asset::{AnimationClipAsset, Interpolation, Track, Transform};
 use glam::{Quat, Vec3};
+
+/// Writes every translation, rotation and scale channel of `clip` at time `t` into `locals`
+/// (local transforms indexed by node). Channels leave untouched whatever they do not drive;
+/// a channel on a node outside `locals` is skipped.
+pub fn sample_node_channels(clip: &AnimationClipAsset, t: f32, locals: &mut [Transform]) {
+    for ch in &clip.node_channels {
+        let Some(local) = locals.get_mut(ch.node) else {
+            continue;
+        };
+        if let Some(tr) = &ch.translation {
+            local.translation = sample_vec3(tr, t);
+        }
+        if let Some(r) = &ch.rotation {
+            local.rotation = sample_quat(r, t);
+        }
+        if let Some(s) = &ch.scale {
+            local.scale = sample_vec3(s, t);
+        }
+    }
+}
 
 /// Key interval around `t`: (left key, right key, factor in [0,1]).
 #[inline]

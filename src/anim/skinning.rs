@@ -180,18 +180,31 @@ pub fn compute_palette(
     Ok(())
 }
 
+/// The one CPU linear-blend skinning kernel: the joint matrix of one vertex,
+/// `Σ weights[k] · palette[joints[k]]` over its first `influences` (at most 4) influences.
+/// Transform a position with `transform_point3` and a normal with `transform_vector3` (then
+/// normalise). Used by `skin_positions`/`skin_normals`, the crowd figures
+/// (`FigureMesh::skinned_position`) and the crowd's runtime VAT bake, so all of them agree to
+/// the bit. A joint outside the palette counts as a zero matrix; zero weights after the first
+/// are skipped (adding a zero matrix changes nothing but the time).
 #[inline]
-fn blend(palette: &[Mat4], j: UVec4, w: Vec4) -> Mat4 {
-    let m = |k: usize| palette.get(j[k] as usize).copied().unwrap_or(Mat4::ZERO);
-    let mut out = m(0) * w.x;
-    if w.y != 0.0 {
-        out += m(1) * w.y;
+pub fn blend_joints(palette: &[Mat4], joints: UVec4, weights: Vec4, influences: usize) -> Mat4 {
+    let n = influences.min(4);
+    if n == 0 {
+        return Mat4::ZERO;
     }
-    if w.z != 0.0 {
-        out += m(2) * w.z;
-    }
-    if w.w != 0.0 {
-        out += m(3) * w.w;
+    let m = |k: usize| {
+        palette
+            .get(joints[k] as usize)
+            .copied()
+            .unwrap_or(Mat4::ZERO)
+    };
+    let mut out = m(0) * weights.x;
+    for k in 1..n {
+        let w = weights[k];
+        if w != 0.0 {
+            out += m(k) * w;
+        }
     }
     out
 }
@@ -207,7 +220,7 @@ pub fn skin_positions(
     out.clear();
     for (v, p) in positions.iter().enumerate() {
         match (prim.joints.get(v), prim.weights.get(v)) {
-            (Some(&j), Some(&w)) => out.push(blend(palette, j, w).transform_point3(*p)),
+            (Some(&j), Some(&w)) => out.push(blend_joints(palette, j, w, 4).transform_point3(*p)),
             _ => out.push(*p),
         }
     }
@@ -224,7 +237,7 @@ pub fn skin_normals(
     for (v, n) in normals.iter().enumerate() {
         match (prim.joints.get(v), prim.weights.get(v)) {
             (Some(&j), Some(&w)) => out.push(
-                blend(palette, j, w)
+                blend_joints(palette, j, w, 4)
                     .transform_vector3(*n)
                     .normalize_or_zero(),
             ),

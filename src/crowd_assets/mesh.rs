@@ -3,6 +3,7 @@
 
 use glam::{Mat4, UVec4, Vec3, Vec4};
 
+use crate::anim::blend_joints;
 use crate::asset::{PrimitiveAsset, PrimitiveMode, SceneAsset};
 
 /// Floats per vertex: position 3, normal 3, colour 3, tint mask 1, joints 4, weights 4.
@@ -62,19 +63,28 @@ impl FigureMesh {
         self.influences = self.influences.max(other.influences);
     }
 
-    /// Linear-blend skinning on the CPU with a palette indexed by skin slot: the reference the
-    /// GPU path and the naive path are checked against.
+    /// Linear-blend skinning on the CPU with a palette indexed by skin slot (the shared
+    /// kernel `anim::blend_joints`): the reference the GPU path and the naive path are checked
+    /// against.
     pub fn skinned_position(&self, v: usize, palette: &[Mat4]) -> Vec3 {
         let Some(vert) = self.vertices.get(v) else {
             return Vec3::ZERO;
         };
-        let mut m = Mat4::ZERO;
-        for k in 0..self.influences.min(4) as usize {
-            if let Some(j) = palette.get(vert.joints[k] as usize) {
-                m += *j * vert.weights[k];
-            }
-        }
-        m.transform_point3(vert.position)
+        blend_joints(palette, vert.joints, vert.weights, self.influences as usize)
+            .transform_point3(vert.position)
+    }
+}
+
+impl FigureVertex {
+    /// This vertex's position and (unnormalised) normal skinned by `palette` over its first
+    /// `influences` bone influences.
+    #[inline]
+    pub fn skinned(&self, palette: &[Mat4], influences: u32) -> (Vec3, Vec3) {
+        let m = blend_joints(palette, self.joints, self.weights, influences as usize);
+        (
+            m.transform_point3(self.position),
+            m.transform_vector3(self.normal),
+        )
     }
 }
 

@@ -12,9 +12,8 @@
 //! `x + 256 y + 65536 z` (exact in a float; one texel per vertex halves the memory of a
 //! separate normal texel). The shader (`render/shaders/crowd.vert`, `VAT`) reads the same way.
 
-use glam::{Vec3, Vec4};
+use glam::{Mat4, Vec3};
 
-use super::mesh::FigureMesh;
 use super::CrowdAssets;
 
 /// Which levels of detail (near, mid, far) the VAT path bakes: the near figures keep their
@@ -114,19 +113,20 @@ impl CrowdVat {
             ));
         }
         let mut data = vec![0.0f32; width as usize * rows.max(1) as usize * 4];
-        let mut palette = vec![[Vec4::ZERO; 3]; tex.joints as usize];
+        let mut palette = vec![Mat4::ZERO; tex.joints as usize];
         for (entry, mesh) in plan {
             for r in 0..entry.anim_rows {
                 let row = entry.first_anim_row + r;
-                for (j, rows) in palette.iter_mut().enumerate() {
-                    *rows = tex.matrix_rows(row, j as u32);
+                for (j, m) in palette.iter_mut().enumerate() {
+                    *m = tex.matrix(row, j as u32);
                 }
                 let start = (entry.first_texel + r * entry.vertices) as usize * 4;
-                for (v, out) in data[start..start + entry.vertices as usize * 4]
-                    .chunks_exact_mut(4)
-                    .enumerate()
+                for (vert, out) in mesh
+                    .vertices
+                    .iter()
+                    .zip(data[start..start + entry.vertices as usize * 4].chunks_exact_mut(4))
                 {
-                    let (p, n) = skin_vertex(mesh, v, &palette);
+                    let (p, n) = vert.skinned(&palette, mesh.influences);
                     out.copy_from_slice(&[p.x, p.y, p.z, pack_normal(n)]);
                 }
             }
@@ -177,29 +177,6 @@ impl CrowdVat {
         let (b, _) = self.vertex(submesh, lod, row as u32 + 1, vertex)?;
         Some(a.lerp(b, f))
     }
-}
-
-/// Linear-blend skinning as the matrix shader does it: weighted sum of the 3x4 rows, then
-/// one dot per axis.
-fn skin_vertex(mesh: &FigureMesh, v: usize, palette: &[[Vec4; 3]]) -> (Vec3, Vec3) {
-    let vert = &mesh.vertices[v];
-    let mut r = [Vec4::ZERO; 3];
-    for k in 0..mesh.influences.min(4) as usize {
-        let w = vert.weights[k];
-        if w > 0.0 {
-            if let Some(rows) = palette.get(vert.joints[k] as usize) {
-                for (acc, row) in r.iter_mut().zip(rows) {
-                    *acc += *row * w;
-                }
-            }
-        }
-    }
-    let p = vert.position.extend(1.0);
-    let n = vert.normal.extend(0.0);
-    (
-        Vec3::new(r[0].dot(p), r[1].dot(p), r[2].dot(p)),
-        Vec3::new(r[0].dot(n), r[1].dot(n), r[2].dot(n)),
-    )
 }
 
 /// The animation rows of every body that wears submesh `s` (as its body, a prop or an

@@ -6,7 +6,7 @@
 
 use glam::Vec3;
 
-use crate::anim::sample::{sample_quat, sample_vec3};
+use crate::anim::sample::sample_node_channels;
 use crate::anim::{AnimError, ScenePose};
 use crate::asset::{AnimationClipAsset, Transform};
 
@@ -183,12 +183,12 @@ impl ClipMixer {
         self.a.clear();
         self.a.extend_from_slice(bind);
         if let Some(l) = self.current {
-            sample_into(&clips[l.clip], l.time, &mut self.a);
+            sample_node_channels(&clips[l.clip], l.time, &mut self.a);
         }
         if let Some(l) = self.previous {
             self.b.clear();
             self.b.extend_from_slice(bind);
-            sample_into(&clips[l.clip], l.time, &mut self.b);
+            sample_node_channels(&clips[l.clip], l.time, &mut self.b);
             let w = smoothstep(self.fade_elapsed / self.fade_duration.max(1e-6));
             for (a, b) in self.a.iter_mut().zip(&self.b) {
                 *a = blend(b, a, w);
@@ -202,23 +202,6 @@ impl ClipMixer {
         pose.update_world_matrices()?;
         self.pending = false;
         Ok(true)
-    }
-}
-
-fn sample_into(clip: &AnimationClipAsset, t: f32, out: &mut [Transform]) {
-    for ch in &clip.node_channels {
-        let Some(local) = out.get_mut(ch.node) else {
-            continue;
-        };
-        if let Some(tr) = &ch.translation {
-            local.translation = sample_vec3(tr, t);
-        }
-        if let Some(r) = &ch.rotation {
-            local.rotation = sample_quat(r, t);
-        }
-        if let Some(s) = &ch.scale {
-            local.scale = sample_vec3(s, t);
-        }
     }
 }
 

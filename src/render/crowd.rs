@@ -26,8 +26,8 @@ use crate::anim::anim_texture::TEXELS_PER_JOINT;
 use crate::crowd_assets::mesh::FIGURE_FLOATS;
 use crate::crowd_assets::vat_runtime::{CrowdVat, VatMesh};
 use crate::crowd_assets::CrowdAssets;
+use crate::view::crowd_pack::{batch_ranges, instances_per_batch, VEC4_PER_INSTANCE};
 use crate::view::crowd_pack::{CrowdFrame, NaiveFrame};
-use crate::view::instances::{batch_ranges, instances_per_batch, VEC4_PER_INSTANCE};
 
 const CROWD_VERT: &str = include_str!("shaders/crowd.vert");
 const LIT_FRAG: &str = include_str!("shaders/lit.frag");

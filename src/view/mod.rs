@@ -4,7 +4,6 @@ pub mod crowd_pack;
 pub mod cull_view;
 // The frustum is shared with the crowd's simulation LOD, which may not depend on `view`.
 pub use crate::frustum;
-pub mod instances;
 pub mod light;
 pub mod lod;
 pub mod markers;

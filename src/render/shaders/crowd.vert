@@ -3,7 +3,7 @@
 //   #define NAIVE for the one-draw-per-person yardstick, and #define VAT for figures whose
 //   skinned vertices are read from the vertex animation texture (crowd_assets/vat_runtime.rs owns its layout).
 //
-// Instance block (5 vec4, see view/instances.rs): rows 0..2 of the 3x4 world matrix, tint
+// Instance block (5 vec4, see view/crowd_pack.rs): rows 0..2 of the 3x4 world matrix, tint
 // (rgb, a = strength; a > 1.5 paints the whole figure, the LOD debug mode), animation
 // (frame position of clip A, of clip B, blend A->B, skin tone 0 light .. 1 dark). A frame position is
 // "texture row + fraction"; joint j of a row is its 3x4 skinning matrix in texels 3j..3j+2.
