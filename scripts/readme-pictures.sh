@@ -29,17 +29,25 @@ bench.png    | median frame time against crowd size, a line per mode (log-log)  
 
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
-out_dir="${1:-docs/images}"
+out_dir="${1:-}"
 only=("${@:2}")
-# Until `--screenshot` writes JPEG, PICTURE_EXT=png writes each .jpg picture as .png instead.
-picture_ext="${PICTURE_EXT:-}"
-work="target/readme-pictures"
-
-if [ ! -d "$out_dir" ]; then
-    echo "readme-pictures: the folder $out_dir does not exist" >&2
-    exit 1
+if [ -n "$out_dir" ]; then
+    if [ ! -d "$out_dir" ]; then
+        echo "readme-pictures: the folder $out_dir does not exist" >&2
+        exit 1
+    fi
+    out_dir="$(cd "$out_dir" && pwd)"
 fi
+cd "$(dirname "$0")/.."
+out_dir="${out_dir:-docs/images}"
+work="target/readme-pictures"
+for name in "${only[@]}"; do
+    if ! grep -q "^$name " <<<"$PICTURES"; then
+        echo "readme-pictures: no picture named $name in the table" >&2
+        exit 1
+    fi
+done
+
 
 # One X server for every run: each throng run opens a real GL window.
 if [ -z "${DISPLAY:-}" ] && [ -z "${READMEPICTURES_UNDER_XVFB:-}" ]; then
@@ -101,9 +109,6 @@ while IFS='|' read -r file shows level edits args; do
     edits="$(trim "$edits")"
     args="$(trim "$args")"
     target="$out_dir/$file"
-    if [ -n "$picture_ext" ]; then
-        target="$out_dir/${file%.*}.$picture_ext"
-    fi
     echo "== $target: $shows"
     t0=$SECONDS
     if [ "$level" = "bench" ]; then
