@@ -4,6 +4,8 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::files::{check_writable_dir, ScreenImageFormat};
+
 pub use crate::arg_values::{
     parse_size, parse_uniform_vectors, WindowSize, MAX_CROWD, MIN_UNIFORM_VECTORS,
 };
@@ -53,7 +55,8 @@ pub struct PlayArgs {
     /// Quit after this many seconds of wall time (with --frames, whichever comes first).
     #[arg(long, value_parser = parse_seconds)]
     pub seconds: Option<f64>,
-    /// Save the last frame as a PNG here (with --frames, the frame before quitting).
+    /// Save the last frame here as PNG or JPEG, by the name's ending: .png, .jpg or .jpeg (with
+    /// --frames, the frame before quitting).
     #[arg(long)]
     pub screenshot: Option<PathBuf>,
     /// Write the last frame's statistics as JSON here: the overlay's text as shown and the
@@ -106,30 +109,58 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
+/// Checks every file a play run will write (`--screenshot`, `--stats-out`), before a window
+/// opens: a run must not end in a write error after all its frames.
+pub fn check_play_outputs(args: &PlayArgs) -> Result<(), String> {
+    if let Some(path) = &args.screenshot {
+        check_screenshot_path(path)?;
+    }
+    if let Some(path) = &args.stats_out {
+        check_output_file("--stats-out", path)?;
+    }
+    Ok(())
+}
+
 /// Checks that a screenshot can be written there, before a window opens.
 pub fn check_screenshot_path(path: &Path) -> Result<(), String> {
-    let ext_ok = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
-    if !ext_ok {
+    if ScreenImageFormat::from_path(path).is_none() {
         return Err(format!(
-            "--screenshot {}: the file name must end in .png",
-            path.display()
+            "--screenshot {}: the file name must end in {}",
+            path.display(),
+            ScreenImageFormat::ALLOWED
         ));
     }
-    let parent = match path.parent() {
+    check_output_file("--screenshot", path)
+}
+
+/// Checks that `path` (given with `flag`) can be written: its folder exists and takes new
+/// files (tried with a temporary file that is removed at once), and no folder has its name.
+pub fn check_output_file(flag: &str, path: &Path) -> Result<(), String> {
+    let folder = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    if !parent.is_dir() {
+    if !folder.is_dir() {
         return Err(format!(
-            "--screenshot {}: the folder {} does not exist",
+            "{flag} {}: the folder {} does not exist",
             path.display(),
-            parent.display()
+            folder.display()
         ));
     }
-    Ok(())
+    if path.is_dir() {
+        return Err(format!(
+            "{flag} {}: that is a folder; allowed: a file name in an existing folder",
+            path.display()
+        ));
+    }
+    check_writable_dir(folder).map_err(|e| {
+        format!(
+            "{flag} {}: the folder {} does not take new files: {}",
+            path.display(),
+            folder.display(),
+            e.reason
+        )
+    })
 }
 
 /// Checks a crowd size asked for on the command line against what the level holds
@@ -218,7 +249,12 @@ mod tests {
     #[test]
     fn screenshot_path_checks() {
         assert!(check_screenshot_path(Path::new("shot.png")).is_ok());
-        assert!(check_screenshot_path(Path::new("shot.jpg")).is_err());
+        assert!(check_screenshot_path(Path::new("shot.jpg")).is_ok());
+        assert!(check_screenshot_path(Path::new("shot.JPEG")).is_ok());
+        assert_eq!(
+            check_screenshot_path(Path::new("shot.gif")).unwrap_err(),
+            "--screenshot shot.gif: the file name must end in .png, .jpg or .jpeg"
+        );
         assert!(check_screenshot_path(Path::new("/no/such/dir/shot.png"))
             .unwrap_err()
             .contains("does not exist"));

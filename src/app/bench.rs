@@ -5,8 +5,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use macroquad::prelude::{
-    clear_background, get_internal_gl, get_screen_data, next_frame, screen_height, screen_width,
-    Color,
+    clear_background, get_internal_gl, next_frame, screen_height, screen_width, Color,
 };
 
 use crate::bench::args::{BenchArgs, BenchMode};
@@ -102,7 +101,7 @@ async fn bench(args: &BenchArgs, level: &Level) -> Result<Vec<BenchRow>, String>
                 let submit = submit_start.elapsed().as_secs_f64() * 1000.0;
                 if i + 1 == total {
                     let shot = args.out.join(format!("{}_{agents}.png", mode.name()));
-                    get_screen_data().export_png(&shot.to_string_lossy());
+                    super::save_screenshot(&shot)?;
                 }
                 next_frame().await;
                 if i >= args.warmup {

@@ -457,14 +457,30 @@ fn start_hero(game: &mut Game, follow: bool, hero_autopilot: Option<&str>) -> bo
     keep_waving
 }
 
-/// Saves the frame as drawn so far (`--screenshot`).
-fn save_screenshot(path: &std::path::Path) -> Result<(), String> {
-    get_screen_data().export_png(&path.to_string_lossy());
-    if path.is_file() {
-        Ok(())
-    } else {
-        Err(format!("could not write the screenshot {}", path.display()))
-    }
+/// Saves the frame as drawn so far (`--screenshot`, and the bench's last frame of each run) as
+/// PNG or JPEG by the file's extension. Any failure (a folder that refuses files, a folder with
+/// that name, a full disk) is an error line, and leaves no partial file.
+pub(crate) fn save_screenshot(path: &std::path::Path) -> Result<(), String> {
+    use crate::files::{encode_screen_image, write_atomic_with, ScreenImageFormat};
+    let format = ScreenImageFormat::from_path(path).ok_or_else(|| {
+        format!(
+            "--screenshot {}: the file name must end in {}",
+            path.display(),
+            ScreenImageFormat::ALLOWED
+        )
+    })?;
+    // GL's rows, bottom row first; the encoder turns them the right way up.
+    let frame = get_screen_data();
+    write_atomic_with(path, |out| {
+        encode_screen_image(
+            format,
+            u32::from(frame.width),
+            u32::from(frame.height),
+            &frame.bytes,
+            out,
+        )
+    })
+    .map_err(|e| format!("screenshot: {e}"))
 }
 
 /// The last frame's statistics (`--stats-out`): the overlay's text as drawn and the counters
@@ -491,6 +507,6 @@ impl FrameReport {
     fn write(&self, path: &std::path::Path) -> Result<(), String> {
         let text = serde_json::to_string_pretty(self)
             .map_err(|e| format!("--stats-out {}: {e}", path.display()))?;
-        std::fs::write(path, text).map_err(|e| format!("--stats-out {}: {e}", path.display()))
+        crate::files::write_atomic(path, text.as_bytes()).map_err(|e| format!("--stats-out: {e}"))
     }
 }

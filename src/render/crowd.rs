@@ -35,8 +35,8 @@ const SHADOW_FRAG: &str = include_str!("shaders/shadow.frag");
 const BLOB_VERT: &str = include_str!("shaders/blob.vert");
 const BLOB_FRAG: &str = include_str!("shaders/blob.frag");
 
-/// The texture units of the animation texture and the VAT: miniquad caches units 0-11
-/// (PLATFORM.md).
+/// The texture units of the animation texture and the VAT: miniquad caches what it bound on
+/// units 0-11 and would skip or undo a raw GL bind there, so raw textures live above them.
 const ANIM_TEXTURE_UNIT: u32 = 12;
 const VAT_TEXTURE_UNIT: u32 = 13;
 const GL_CURRENT_PROGRAM: u32 = 0x8B8D;

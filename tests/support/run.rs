@@ -129,3 +129,18 @@ pub fn read_png(path: &Path) -> Rgb8Image {
         pixels,
     }
 }
+
+/// Reads a JPEG screenshot as RGB.
+pub fn read_jpeg(path: &Path) -> Rgb8Image {
+    use zune_jpeg::zune_core::bytestream::ZCursor;
+    let bytes = std::fs::read(path).expect("screenshot exists");
+    let mut decoder = zune_jpeg::JpegDecoder::new(ZCursor::new(&bytes));
+    let rgb = decoder.decode().expect("valid JPEG");
+    let (width, height) = decoder.dimensions().expect("JPEG size");
+    assert_eq!(rgb.len(), width * height * 3, "RGB output");
+    Rgb8Image {
+        width,
+        height,
+        pixels: rgb.chunks(3).map(|c| [c[0], c[1], c[2]]).collect(),
+    }
+}

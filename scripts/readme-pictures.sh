@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Regenerates every picture README.md and docs/*.md show, from the current build:
+#
+#     scripts/readme-pictures.sh [OUT_DIR [PICTURE...]]     (default: docs/images, every picture)
+#
+# Naming pictures (e.g. `hero.jpg`) regenerates only those.
+# One row per picture. Columns, separated by `|`:
+#   file     the picture's name in OUT_DIR (what the README links to)
+#   shows    what the picture must show: the caption's promise, checked by eye after a run
+#   level    the level file played, or `bench` for the benchmark's own plot (`throng bench`)
+#   edits    `-`, or changes to a copy of the level, separated by ` ; `: `camera: (...)` replaces
+#            the level's camera line, `s/OLD/NEW/` is a sed substitution. Each edit must change
+#            the level, so a picture fails loudly instead of drifting when the level changes.
+#   args     arguments for `throng` (or `throng bench`)
+# Adding a picture is one row here plus its link in the README; tests/docs_pictures.rs checks
+# that the two lists match.
+PICTURES='
+plaza.jpg    | the default plaza, 2,000 skinned people, HUD                       | levels/plaza.ron  | - | --frames 40
+crowd.jpg    | close up: outfits, skin tones, hats, bags, balloons, several clips | levels/plaza.ron  | camera: (mode: Orbit, target: (6.0, 1.0, 12.0), distance: 11.0, yaw_deg: 30.0, pitch_deg: 14.0, fov_deg: 50.0) | --frames 40
+hero.jpg     | the hero (Godette) waving among the crowd, follow camera          | levels/plaza.ron  | - | --follow --hero-autopilot wave --frames 40
+overlay.jpg  | behaviour labels (F3) over the people round the fountain          | levels/plaza.ron  | camera: (mode: Orbit, target: (0.0, 1.0, 4.0), distance: 20.0, yaw_deg: 30.0, pitch_deg: 45.0, fov_deg: 50.0) | --agent-overlay --frames 60
+perf.jpg     | the performance lab panel (Tab) over the plaza                    | levels/plaza.ron  | - | --perf-panel --frames 40
+lod.jpg      | LOD colours: red near, green mid, blue far, from a low camera     | levels/plaza.ron  | camera: (mode: Orbit, target: (0.0, 1.5, 30.0), distance: 20.0, yaw_deg: 0.0, pitch_deg: 8.0, fov_deg: 60.0) ; s/lod: \(near: 25.0, mid: 90.0,/lod: (near: 25.0, mid: 60.0,/ | --lod-colors --frames 30
+cullview.jpg | culling view (F7): yellow frustum, culled people in red           | levels/plaza.ron  | - | --cull-view --frames 30
+market.jpg   | the market street level                                            | levels/market.ron | - | --frames 40
+knights.jpg  | market visitors close up: knights with shields and swords, robots | levels/market.ron | s/weight: 0.4,/weight: 40.0,/ ; camera: (mode: Orbit, target: (0.0, 1.0, -120.0), distance: 9.0, yaw_deg: 160.0, pitch_deg: 12.0, fov_deg: 55.0) | --crowd 600 --frames 50
+bench.png    | median frame time against crowd size, a line per mode (log-log)   | bench             | - | --sizes 100,300,1000 --modes pipeline,vat,instanced,naive --frames 3 --warmup 1
+'
+
+set -euo pipefail
+
+out_dir="${1:-}"
+only=("${@:2}")
+if [ -n "$out_dir" ]; then
+    if [ ! -d "$out_dir" ]; then
+        echo "readme-pictures: the folder $out_dir does not exist" >&2
+        exit 1
+    fi
+    out_dir="$(cd "$out_dir" && pwd)"
+fi
+cd "$(dirname "$0")/.."
+out_dir="${out_dir:-docs/images}"
+work="target/readme-pictures"
+for name in "${only[@]}"; do
+    if ! grep -q "^$name " <<<"$PICTURES"; then
+        echo "readme-pictures: no picture named $name in the table" >&2
+        exit 1
+    fi
+done
+
+
+# One X server for every run: each throng run opens a real GL window.
+if [ -z "${DISPLAY:-}" ] && [ -z "${READMEPICTURES_UNDER_XVFB:-}" ]; then
+    if ! command -v xvfb-run >/dev/null; then
+        echo "readme-pictures: no DISPLAY and no xvfb-run (apt-get install xvfb xauth)" >&2
+        exit 1
+    fi
+    READMEPICTURES_UNDER_XVFB=1 exec xvfb-run -a -s "-screen 0 1280x720x24" "$0" "$@"
+fi
+
+nice -n 10 cargo build --release
+throng="$PWD/target/release/throng"
+rm -rf "$work"
+mkdir -p "$work"
+
+trim() {
+    local s="$1"
+    s="${s#"${s%%[![:space:]]*}"}"
+    printf '%s' "${s%"${s##*[![:space:]]}"}"
+}
+
+# Writes the level with its edits applied to $2; fails naming any edit that changed nothing.
+edit_level() {
+    local level="$1" edited="$2" edits="$3" edit before
+    cp "$level" "$edited"
+    [ "$edits" = "-" ] && return 0
+    local IFS=';'
+    for edit in $edits; do
+        edit="$(trim "$edit")"
+        before="$(cat "$edited")"
+        case "$edit" in
+            camera:*)
+                awk -v line="    $edit," '/^[[:space:]]*camera:/ { print line; next } { print }' \
+                    "$edited" >"$edited.new"
+                mv "$edited.new" "$edited"
+                ;;
+            s/*) sed -E -i "$edit" "$edited" ;;
+            *)
+                echo "readme-pictures: $level: unknown edit \`$edit\` (allowed: camera: (...) or s/OLD/NEW/)" >&2
+                return 1
+                ;;
+        esac
+        if [ "$before" = "$(cat "$edited")" ]; then
+            echo "readme-pictures: $level: the edit \`$edit\` changed nothing; update the table" >&2
+            return 1
+        fi
+    done
+}
+
+started=$SECONDS
+while IFS='|' read -r file shows level edits args; do
+    file="$(trim "$file")"
+    [ -z "$file" ] && continue
+    if [ ${#only[@]} -gt 0 ] && [[ " ${only[*]} " != *" $file "* ]]; then
+        continue
+    fi
+    shows="$(trim "$shows")"
+    level="$(trim "$level")"
+    edits="$(trim "$edits")"
+    args="$(trim "$args")"
+    target="$out_dir/$file"
+    echo "== $target: $shows"
+    t0=$SECONDS
+    if [ "$level" = "bench" ]; then
+        # shellcheck disable=SC2086 # args is a list of words
+        nice -n 10 timeout 900 "$throng" bench $args --out "$work/bench" | tee "$work/bench.txt"
+        cp "$work/bench/bench.png" "$target"
+    else
+        played="$work/${file%.*}.ron"
+        edit_level "$level" "$played" "$edits"
+        # shellcheck disable=SC2086 # args is a list of words
+        nice -n 10 timeout 300 "$throng" "$played" $args --screenshot "$target" \
+            --stats-out "$work/${file%.*}.json"
+    fi
+    if [ ! -s "$target" ]; then
+        echo "readme-pictures: $target was not written" >&2
+        exit 1
+    fi
+    echo "   $(wc -c <"$target") bytes in $((SECONDS - t0)) s"
+done <<<"$PICTURES"
+echo "readme-pictures: every picture written to $out_dir in $((SECONDS - started)) s"

@@ -1,0 +1,12 @@
+//! Writing files. Every file the project writes (benchmark CSV and plot, bake outputs,
+//! screenshots, `--stats-out` reports) goes through [`write_atomic`] or its streaming and staged
+//! forms, so a reader never sees half a file, a failed write leaves nothing behind, two writers
+//! into one folder never share a temporary file, and a planted link is never followed.
+
+mod atomic;
+mod screen_image;
+
+pub use atomic::{
+    check_writable_dir, stage, write_atomic, write_atomic_with, StagedFile, WriteError, TEMP_MARKER,
+};
+pub use screen_image::{encode_screen_image, ScreenImageFormat};
