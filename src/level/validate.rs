@@ -18,6 +18,8 @@ pub const MAX_CROWD: u32 = 1_000_000;
 /// Bodies (0.4 m across) pack at 7.2 per m² at most; at 6 per m² crowds jammed against walls
 /// ended steps overlapping by over 5 cm, at 5 they never do (`tests/crowd_scale.rs`).
 pub const MAX_DENSITY: f32 = 5.0;
+/// The longest level name: it is the window title and the HUD's first line.
+pub const MAX_LEVEL_NAME_CHARS: usize = 100;
 pub const MODEL_EXTENSIONS: [&str; 3] = ["gltf", "glb", "vrm"];
 
 /// A finding: the field path and the message.
@@ -229,8 +231,24 @@ pub fn free_area(level: &Level) -> f32 {
 impl Checker<'_> {
     /// The level as a whole: its name, the plaza bounds, the ground pattern.
     fn level_basics(&mut self, level: &Level) {
+        let name_chars = level.name.chars().count();
         if level.name.trim().is_empty() {
             self.fail("name", "a level name is required");
+        } else if let Some((i, c)) = level.name.chars().enumerate().find(|(_, c)| c.is_control()) {
+            // The name becomes the window title, which cannot hold a NUL.
+            self.fail(
+                "name",
+                format!(
+                    "character {} is the control character U+{:04X}; the name is the window title, allowed: printable text",
+                    i + 1,
+                    c as u32
+                ),
+            );
+        } else if name_chars > MAX_LEVEL_NAME_CHARS {
+            self.fail(
+                "name",
+                format!("{name_chars} characters long; allowed: at most {MAX_LEVEL_NAME_CHARS}"),
+            );
         }
         let b = &level.bounds;
         if self.finite2("bounds.min", b.min)
