@@ -174,3 +174,18 @@ fn hot_reload_of_a_fifo_swapped_in_is_an_error_not_a_hang() {
     });
     assert!(again.is_none());
 }
+
+#[test]
+fn lists_beyond_their_limit_are_refused_before_the_costly_checks() {
+    let trees: String = (0..1023)
+        .map(|i| format!("(name: \"t{i}\", kind: Tree, shape: Circle(center: (-19.0, -19.0), radius: 0.1)),\n"))
+        .collect();
+    let src = MINIMAL.replacen("obstacles: [\n", &format!("obstacles: [\n{trees}"), 1);
+    let err = parse_level(&src, "many.ron", root())
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "many.ron:4:16: obstacles: 1025 obstacles; allowed: at most 1024"
+    );
+}
