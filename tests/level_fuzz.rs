@@ -83,6 +83,12 @@ fn worst_cases() -> Vec<(String, Vec<u8>)> {
         "1 MB name",
         MINIMAL.replace("\"Minimal\"", &format!("\"{}\"", "n".repeat(1_000_000))),
     );
+    add(
+        "1 MB obstacle name, twice",
+        MINIMAL
+            .replace("\"fountain\"", &format!("\"{}\"", "f".repeat(500_000)))
+            .replace("\"bench\"", &format!("\"{}\"", "f".repeat(500_000))),
+    );
     add("1 MB of commas", format!("Level({}", ",".repeat(1_000_000)));
     add("1 MB of colons", format!("Level({}", "a:".repeat(500_000)));
     add(

@@ -129,16 +129,25 @@ fn describe_ron_error(
     }
 }
 
+/// The longest validation message kept (they quote names, which may be any length).
+pub const MAX_MESSAGE_CHARS: usize = 400;
+
 /// Text from the file quoted in a message: at most 40 characters, control characters escaped,
 /// so one line stays one line.
 fn shorten(text: &str) -> String {
-    const MAX: usize = 40;
-    let mut out: String = text
-        .chars()
-        .take(MAX)
-        .flat_map(char::escape_debug)
-        .collect();
-    if text.chars().nth(MAX).is_some() {
+    shorten_to(text, 40)
+}
+
+fn shorten_to(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for c in text.chars().take(max) {
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    if text.chars().nth(max).is_some() {
         out.push_str("...");
     }
     out
@@ -221,7 +230,8 @@ pub fn parse_level(source: &str, file_label: &str, asset_root: &Path) -> Result<
             line: pos.line,
             column: pos.col,
             field: f.field,
-            message: f.message,
+            // Messages quote names from the file, which may be any length.
+            message: shorten_to(&f.message, MAX_MESSAGE_CHARS),
         }
     })?;
     Ok(level)
