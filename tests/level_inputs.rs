@@ -189,3 +189,34 @@ fn lists_beyond_their_limit_are_refused_before_the_costly_checks() {
         "many.ron:4:16: obstacles: 1025 obstacles; allowed: at most 1024"
     );
 }
+
+#[test]
+fn a_model_path_that_is_not_a_regular_file_says_so() {
+    let src = MINIMAL.replace("assets/characters/Casual_Male.gltf", "assets/characters");
+    let err = parse_level(&src, "dir.ron", root())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.ends_with(&format!(
+            "crowd.models[0].path: `assets/characters` is not a model file; allowed: .gltf, .glb or .vrm"
+        )),
+        "{err}"
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("pipe.gltf");
+    mkfifo(&fifo);
+    let src = MINIMAL.replace(
+        "assets/characters/Casual_Male.gltf",
+        &fifo.display().to_string(),
+    );
+    let err = within_5s(move || parse_level(&src, "fifo.ron", root()).map(|_| ()))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(&format!(
+            "crowd.models[0].path: `{}` is not a regular file",
+            fifo.display()
+        )),
+        "{err}"
+    );
+}

@@ -163,14 +163,25 @@ impl Checker<'_> {
                 field,
                 format!("`{path}` is not a model file; allowed: .gltf, .glb or .vrm"),
             );
-        } else if !self.asset_root.join(path).is_file() {
-            self.fail(
-                field,
-                format!(
-                    "`{path}` does not exist (paths are relative to {})",
-                    self.asset_root.display()
+        } else {
+            match std::fs::metadata(self.asset_root.join(path)) {
+                Ok(m) if m.is_file() => {}
+                // A FIFO or device would never load; say so rather than "does not exist".
+                Ok(_) => self.fail(
+                    field,
+                    format!(
+                        "`{path}` is not a regular file (paths are relative to {})",
+                        self.asset_root.display()
+                    ),
                 ),
-            );
+                Err(_) => self.fail(
+                    field,
+                    format!(
+                        "`{path}` does not exist (paths are relative to {})",
+                        self.asset_root.display()
+                    ),
+                ),
+            }
         }
     }
 }
