@@ -119,11 +119,11 @@ fn triangle_glb() -> Vec<u8> {
     let mut doc: Value = serde_json::from_slice(&b.finish(doc)).expect("json");
     doc["buffers"] = json!([{"byteLength": b.bin.len()}]);
     let mut json = serde_json::to_vec(&doc).expect("json");
-    while json.len() % 4 != 0 {
+    while !json.len().is_multiple_of(4) {
         json.push(b' ');
     }
     let mut bin = b.bin.clone();
-    while bin.len() % 4 != 0 {
+    while !bin.len().is_multiple_of(4) {
         bin.push(0);
     }
     let total = 12 + 8 + json.len() + 8 + bin.len();

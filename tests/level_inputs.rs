@@ -197,9 +197,9 @@ fn a_model_path_that_is_not_a_regular_file_says_so() {
         .unwrap_err()
         .to_string();
     assert!(
-        err.ends_with(&format!(
+        err.ends_with(
             "crowd.models[0].path: `assets/characters` is not a model file; allowed: .gltf, .glb or .vrm"
-        )),
+        ),
         "{err}"
     );
     let dir = tempfile::tempdir().expect("temp dir");

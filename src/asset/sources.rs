@@ -132,7 +132,7 @@ pub fn buffers(
             },
         };
         // As the gltf crate does: readers may assume 4-byte alignment of the end.
-        while data.len() % 4 != 0 {
+        while !data.len().is_multiple_of(4) {
             data.push(0);
         }
         out.push(gltf::buffer::Data(data));
