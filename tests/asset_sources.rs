@@ -250,7 +250,7 @@ fn a_texture_that_failed_to_load_is_reported_as_failed() {
     std::fs::write(&model, textured_triangle(json!({"uri": "missing.png"}))).expect("write");
     let scene = load_file(&model).expect("a broken texture does not fail the model");
     let why = format!(
-        "image 0 failed to load: uri \"missing.png\", file {}: No such file or directory (os error 2)",
+        "image 0 could not be decoded (uri \"missing.png\", file {}: No such file or directory (os error 2))",
         dir.path().join("missing.png").display()
     );
     assert!(scene.textures[0].fallback);
@@ -286,7 +286,7 @@ fn image_side_files_are_read_capped_and_decoded_with_limits() {
         scene.textures[0].error.as_deref(),
         Some(
             format!(
-                "image 0 failed to load: uri \"{uri}\", file {}: it is a character device, not a regular file; only regular files are read",
+                "image 0 could not be decoded (uri \"{uri}\", file {}: it is a character device, not a regular file; only regular files are read)",
                 dir.path().join(uri).display()
             )
             .as_str()
@@ -308,7 +308,8 @@ fn image_side_files_are_read_capped_and_decoded_with_limits() {
     let scene = load_file(&model).expect("imports");
     let why = scene.textures[0].error.clone().expect("failed");
     assert!(
-        why.starts_with("image 0 failed to load: uri \"huge.png\": ") && why.contains("limit"),
+        why.starts_with("image 0 could not be decoded (uri \"huge.png\": ")
+            && why.contains("limit"),
         "{why}"
     );
     let _ = Builder::new();

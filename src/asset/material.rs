@@ -22,7 +22,7 @@ pub fn textures(l: &Loaded, warnings: &mut Vec<String>) -> Vec<TextureAsset> {
         });
         let decoded = match l.images.get(ii) {
             None => Err(format!("image {ii} missing")),
-            Some(Err(e)) => Err(format!("image {ii} failed to load: {e}")),
+            Some(Err(e)) => Err(format!("image {ii} could not be decoded ({e})")),
             Some(Ok(img)) => to_rgba8(img)
                 .map(|px| (img.width, img.height, px))
                 .ok_or_else(|| format!("image {ii} has an unsupported pixel format")),

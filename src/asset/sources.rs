@@ -156,6 +156,12 @@ pub fn image(
             (Cow::Borrowed(bytes), Some(mime_type), None)
         }
         gltf::image::Source::Uri { uri, mime_type } => {
+            // A data: URI may name its own type (`data:image/png;base64,...`).
+            let mime_type = mime_type.or_else(|| {
+                uri.strip_prefix("data:")
+                    .and_then(|rest| rest.split_once(";base64,"))
+                    .map(|(media, _)| media)
+            });
             let bytes = match resolve(uri, base)
                 .map_err(|why| format!("{}: {why}", quoted_uri(uri)))?
             {
