@@ -7,7 +7,8 @@ use clap::{Args, Parser, Subcommand};
 use crate::files::{check_writable_dir, ScreenImageFormat};
 
 pub use crate::arg_values::{
-    parse_size, parse_uniform_vectors, WindowSize, MAX_CROWD, MIN_UNIFORM_VECTORS,
+    parse_frames, parse_seed, parse_size, parse_uniform_vectors, parse_whole, WindowSize,
+    MAX_CROWD, MIN_UNIFORM_VECTORS,
 };
 
 #[derive(Debug, Parser)]
@@ -44,16 +45,16 @@ pub struct PlayArgs {
     #[arg(default_value = "levels/plaza.ron")]
     pub level: PathBuf,
     /// Replace the level's crowd seed.
-    #[arg(long)]
+    #[arg(long, value_parser = parse_seed, allow_hyphen_values = true)]
     pub seed: Option<u64>,
     /// Replace the level's crowd size (0 to 1000000).
     #[arg(long, value_parser = parse_crowd, allow_hyphen_values = true)]
     pub crowd: Option<u32>,
     /// Quit after this many frames (at least 1).
-    #[arg(long, value_parser = parse_frames)]
+    #[arg(long, value_parser = parse_frames, allow_hyphen_values = true)]
     pub frames: Option<u64>,
     /// Quit after this many seconds of wall time (with --frames, whichever comes first).
-    #[arg(long, value_parser = parse_seconds)]
+    #[arg(long, value_parser = parse_seconds, allow_hyphen_values = true)]
     pub seconds: Option<f64>,
     /// Save the last frame here as PNG or JPEG, by the name's ending: .png, .jpg or .jpeg (with
     /// --frames, the frame before quitting).
@@ -70,7 +71,12 @@ pub struct PlayArgs {
     #[arg(long, value_parser = ["walk", "run", "wave"])]
     pub hero_autopilot: Option<String>,
     /// Window size in pixels, e.g. 1280x720 (each side 64 to 8192).
-    #[arg(long, default_value = "1280x720", value_parser = parse_size)]
+    #[arg(
+        long,
+        default_value = "1280x720",
+        value_parser = parse_size,
+        allow_hyphen_values = true
+    )]
     pub size: WindowSize,
     /// Start with the simulation paused (Space resumes): the same level and seed then give the
     /// same picture every run.
@@ -82,21 +88,9 @@ pub struct PlayArgs {
 }
 
 fn parse_crowd(s: &str) -> Result<u32, String> {
-    let n: u64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a whole number; allowed: 0 to {MAX_CROWD}"))?;
-    if n > MAX_CROWD as u64 {
-        return Err(format!("{n} is above the maximum {MAX_CROWD}"));
-    }
-    Ok(n as u32)
-}
-
-fn parse_frames(s: &str) -> Result<u64, String> {
     match s.trim().parse::<u64>() {
-        Ok(0) => Err("0 frames would show nothing; allowed: 1 or more".into()),
-        Ok(n) => Ok(n),
-        Err(_) => Err(format!("`{s}` is not a whole number; allowed: 1 or more")),
+        Ok(n) if n > MAX_CROWD as u64 => Err(format!("{n} is above the maximum {MAX_CROWD}")),
+        _ => parse_whole(s, 0, MAX_CROWD as u64).map(|n| n as u32),
     }
 }
 
@@ -211,9 +205,14 @@ mod tests {
             parse_crowd("2000000").unwrap_err(),
             "2000000 is above the maximum 1000000"
         );
-        assert!(parse_crowd("-3")
-            .unwrap_err()
-            .contains("not a whole number"));
+        assert_eq!(
+            parse_crowd("-3").unwrap_err(),
+            "`-3` is out of range; allowed: 0 to 1000000"
+        );
+        assert_eq!(
+            parse_crowd("many").unwrap_err(),
+            "`many` is not a whole number; allowed: 0 to 1000000"
+        );
         assert!(parse_frames("0").is_err());
         assert_eq!(parse_seconds("2.5"), Ok(2.5));
         for bad in ["0", "-1", "nan", "inf", "1e9", "soon"] {

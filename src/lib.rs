@@ -14,6 +14,7 @@ pub mod clip_kind;
 pub mod crowd;
 pub mod crowd_assets;
 pub mod extract;
+pub mod file_read;
 pub mod files;
 pub mod footprint;
 pub mod frustum;

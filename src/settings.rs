@@ -33,7 +33,11 @@ pub struct ViewSettings {
     pub shadows: Option<bool>,
     /// Size crowd batches as if the GPU allowed only this many vertex uniform vectors
     /// (imitates smaller GPUs: 256 is the GL 3.3 minimum, 1024 a typical desktop).
-    #[arg(long = "max-uniform-vectors", value_parser = parse_uniform_vectors)]
+    #[arg(
+        long = "max-uniform-vectors",
+        value_parser = parse_uniform_vectors,
+        allow_hyphen_values = true
+    )]
     pub uniform_cap: Option<u32>,
     /// Start with mid and far figures drawn from the vertex animation texture (baked at start,
     /// ~50 MB) instead of the animation-matrix texture.

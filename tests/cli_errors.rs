@@ -81,3 +81,52 @@ fn a_crowd_larger_than_the_level_holds_is_refused_before_any_window() {
         "{err}"
     );
 }
+
+#[test]
+fn numbers_out_of_range_name_the_range_and_never_suggest_a_double_dash() {
+    for (args, expected) in [
+        (
+            vec!["--seed", "-1"],
+            "`-1` is not a seed; seeds are whole numbers 0 to 18446744073709551615",
+        ),
+        (
+            vec!["--frames", "99999999999999999999"],
+            "`99999999999999999999` is out of range; allowed: 1 to 18446744073709551615",
+        ),
+        (
+            vec!["--seconds", "-1"],
+            "`-1` is not a number of seconds; allowed: more than 0, at most 86400",
+        ),
+        (
+            vec!["--max-uniform-vectors", "-5"],
+            "`-5` is out of range; allowed: 10 to 65536 (256 is the GL 3.3 minimum)",
+        ),
+        (
+            vec!["bench", "--seed", "-1"],
+            "`-1` is not a seed; seeds are whole numbers 0 to 18446744073709551615",
+        ),
+        (
+            vec!["bench", "--frames", "-5"],
+            "`-5` is out of range; allowed: 1 to 100000",
+        ),
+        (
+            vec!["bench", "--warmup", "99999999999999999999"],
+            "`99999999999999999999` is out of range; allowed: 0 to 10000",
+        ),
+    ] {
+        let (code, err) = throng(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(!err.contains("-- -"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_device_or_fifo_as_level_is_one_line_at_once() {
+    let (code, err) = throng(&["/dev/zero"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        "throng: /dev/zero:1:1: cannot read the level file: it is a character device, not a regular file; only regular files are read"
+    );
+}

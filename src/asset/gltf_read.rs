@@ -2,6 +2,7 @@
 //! structural problems turned into `ImportError`s before any accessor is read.
 
 use super::error::ImportError;
+use super::sources;
 use std::path::Path;
 
 /// Extensions we can honour when a file marks them required.
@@ -25,9 +26,10 @@ pub struct Loaded {
 
 pub fn parse(file: &str, bytes: &[u8], base_dir: Option<&Path>) -> Result<Loaded, ImportError> {
     let err = |m: String| ImportError::new(file, m);
+    check_glb_framing(bytes).map_err(err)?;
     // Check required extensions ourselves first: the crate's message for them is terse.
     let raw = gltf::Gltf::from_slice_without_validation(bytes)
-        .map_err(|e| err(format!("not a readable glTF/GLB file: {e}")))?;
+        .map_err(|e| err(format!("not a readable glTF/GLB file: {}", describe(&e))))?;
     for ext in raw.document.extensions_required() {
         if !SUPPORTED_REQUIRED.contains(&ext) {
             return Err(err(format!("unsupported required extension \"{ext}\"")));
@@ -48,35 +50,94 @@ pub fn parse(file: &str, bytes: &[u8], base_dir: Option<&Path>) -> Result<Loaded
         }
     }
     drop(raw);
-    let gltf = gltf::Gltf::from_slice(bytes).map_err(|e| err(format!("invalid glTF: {e}")))?;
+    let gltf = gltf::Gltf::from_slice(bytes).map_err(|e| err(describe(&e)))?;
     let doc = gltf.document;
     let blob = gltf.blob;
     check_views(file, &doc)?;
-    let buffers =
-        gltf::import_buffers(&doc, base_dir, blob).map_err(|e| err(format!("buffer data: {e}")))?;
-    for (i, b) in doc.buffers().enumerate() {
-        let have = buffers.get(i).map(|d| d.0.len()).unwrap_or(0);
-        if have < b.length() {
-            return Err(err(format!(
-                "buffer {i}: declares {} bytes but only {have} are present",
-                b.length()
-            )));
-        }
-    }
+    // Not `gltf::import_buffers`: it reads side files whole before checking any length.
+    let buffers = sources::buffers(file, &doc, base_dir, blob)?;
     check_accessors(file, &doc)?;
     check_usage(file, &doc)?;
     let images = doc
         .images()
-        .map(|img| {
-            gltf::image::Data::from_source(img.source(), base_dir, &buffers)
-                .map_err(|e| e.to_string())
-        })
+        .map(|img| sources::image(&img, base_dir, &buffers))
         .collect();
     Ok(Loaded {
         doc,
         buffers,
         images,
     })
+}
+
+/// The gltf crate's error in words that say what is wrong, once ("invalid glTF:" is already
+/// the crate's own prefix of validation errors), with long lists summarised.
+fn describe(e: &gltf::Error) -> String {
+    match e {
+        gltf::Error::Validation(problems) => {
+            let shown: Vec<String> = problems
+                .iter()
+                .take(3)
+                .map(|(path, why)| format!("{path}: {why}"))
+                .collect();
+            let more = match problems.len().saturating_sub(shown.len()) {
+                0 => String::new(),
+                n => format!(" (and {n} more problems)"),
+            };
+            format!("invalid glTF: {}{more}", shown.join("; "))
+        }
+        gltf::Error::Deserialize(e) => format!("the JSON is not glTF: {e}"),
+        other => other.to_string(),
+    }
+}
+
+/// A GLB's header and chunk lengths against the bytes actually there, so a cut-off file is
+/// reported as truncated with both lengths (the crate says "could not completely read the
+/// object"). Anything not starting with the GLB magic is left to the JSON parser.
+fn check_glb_framing(bytes: &[u8]) -> Result<(), String> {
+    if !bytes.starts_with(b"glTF") {
+        return Ok(());
+    }
+    let have = bytes.len();
+    let u32_at = |at: usize| -> Option<u64> {
+        let b = bytes.get(at..at + 4)?;
+        Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64)
+    };
+    let (Some(version), Some(declared)) = (u32_at(4), u32_at(8)) else {
+        return Err(format!(
+            "truncated GLB: the header needs 12 bytes, found {have}"
+        ));
+    };
+    if version != 2 {
+        return Err(format!(
+            "GLB version {version}; only version 2 is supported"
+        ));
+    }
+    if declared > have as u64 {
+        return Err(format!(
+            "truncated GLB: the header declares {declared} bytes, found {have}"
+        ));
+    }
+    let end = declared as usize;
+    let mut at = 12;
+    for (k, name) in ["JSON", "binary"].into_iter().enumerate() {
+        if at >= end && k > 0 {
+            break;
+        }
+        let Some(len) = u32_at(at).filter(|_| at + 8 <= end) else {
+            return Err(format!(
+                "truncated GLB: the {name} chunk header at byte {at} needs 8 bytes, found {}",
+                end.saturating_sub(at)
+            ));
+        };
+        let body = end - (at + 8);
+        if len > body as u64 {
+            return Err(format!(
+                "truncated GLB: the {name} chunk declares {len} bytes, found {body}"
+            ));
+        }
+        at += 8 + len as usize;
+    }
+    Ok(())
 }
 
 fn check_views(file: &str, doc: &gltf::Document) -> Result<(), ImportError> {

@@ -17,7 +17,8 @@ pub fn load_file(path: &Path) -> Result<SceneAsset, ImportError> {
         .file_name()
         .map(|f| f.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string());
-    let bytes = std::fs::read(path).map_err(|e| ImportError::new(&file, format!("read: {e}")))?;
+    let bytes = crate::file_read::read_capped(path, super::sources::MAX_MODEL_BYTES)
+        .map_err(|e| ImportError::new(&file, format!("read: {e}")))?;
     load_slice(&file, &bytes, path.parent())
 }
 

@@ -34,6 +34,7 @@ pub fn textures(l: &Loaded, warnings: &mut Vec<String>) -> Vec<TextureAsset> {
                 height,
                 rgba8,
                 fallback: false,
+                error: None,
                 wrap,
             }),
             Err(why) => {
@@ -44,6 +45,7 @@ pub fn textures(l: &Loaded, warnings: &mut Vec<String>) -> Vec<TextureAsset> {
                     height: 1,
                     rgba8: vec![255; 4],
                     fallback: true,
+                    error: Some(why),
                     wrap,
                 });
             }

@@ -8,6 +8,7 @@ pub mod error;
 pub mod gltf_read;
 pub mod import;
 pub mod material;
+pub mod sources;
 pub mod types;
 pub mod vrm;
 

@@ -251,6 +251,8 @@ pub struct TextureAsset {
     /// True when the image could not be decoded and this is a 1x1 white stand-in (a warning in
     /// `SceneAsset::warnings` says which).
     pub fallback: bool,
+    /// Why the image failed to load, when `fallback` (the same words as the warning).
+    pub error: Option<String>,
     /// The sampler's wrap modes along u (S) and v (T).
     pub wrap: [TextureWrap; 2],
 }

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::arg_values::{parse_size, WindowSize, MAX_CROWD};
+use crate::arg_values::{parse_seed, parse_size, parse_whole, WindowSize, MAX_CROWD};
 
 /// What a benchmark run compares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -63,10 +63,10 @@ pub struct BenchArgs {
     )]
     pub sizes: Sizes,
     /// Measured frames per size and mode (after the warm-up).
-    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    #[arg(long, default_value_t = 120, value_parser = parse_bench_frames, allow_hyphen_values = true)]
     pub frames: u32,
     /// Unmeasured frames before each measurement.
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    #[arg(long, default_value_t = 20, value_parser = parse_warmup, allow_hyphen_values = true)]
     pub warmup: u32,
     /// Modes, comma-separated: pipeline (culling + LOD + instancing), instanced (culling +
     /// instancing), naive (one draw per person), vat (the pipeline with mid/far figures from the
@@ -86,13 +86,22 @@ pub struct BenchArgs {
     #[arg(long, default_value = "bench-out")]
     pub out: PathBuf,
     /// Window size for the GL modes.
-    #[arg(long, default_value = "1280x720", value_parser = parse_size)]
+    #[arg(
+        long,
+        default_value = "1280x720",
+        value_parser = parse_size,
+        allow_hyphen_values = true
+    )]
     pub size: WindowSize,
     /// Seed for the crowd (the same seed and sizes give the same work).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_hyphen_values = true)]
     pub seed: u64,
     /// Size crowd batches as if the GPU allowed only this many vertex uniform vectors.
-    #[arg(long, value_parser = crate::arg_values::parse_uniform_vectors)]
+    #[arg(
+        long,
+        value_parser = crate::arg_values::parse_uniform_vectors,
+        allow_hyphen_values = true
+    )]
     pub max_uniform_vectors: Option<u32>,
 }
 
@@ -120,17 +129,27 @@ pub struct Sizes(pub Vec<u32>);
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Modes(pub Vec<BenchMode>);
 
+/// Measured frames per size and mode.
+pub fn parse_bench_frames(s: &str) -> Result<u32, String> {
+    parse_whole(s, 1, 100_000).map(|n| n as u32)
+}
+
+/// Warm-up frames before each measurement.
+pub fn parse_warmup(s: &str) -> Result<u32, String> {
+    parse_whole(s, 0, 10_000).map(|n| n as u32)
+}
+
 pub fn parse_sizes(s: &str) -> Result<Sizes, String> {
     let mut out = Vec::new();
     for part in s.split(',').map(str::trim) {
-        let n: i64 = part.parse().map_err(|_| {
-            format!("`{part}` is not a whole number; allowed: comma-separated sizes from 1 to {MAX_CROWD}")
+        let n = parse_whole(part, 1, MAX_CROWD as u64).map_err(|e| {
+            let what = if e.contains("out of range") {
+                format!("{part} is out of range")
+            } else {
+                format!("`{part}` is not a whole number")
+            };
+            format!("{what}; allowed: comma-separated sizes from 1 to {MAX_CROWD}")
         })?;
-        if n < 1 || n > MAX_CROWD as i64 {
-            return Err(format!(
-                "{n} is out of range; allowed: comma-separated sizes from 1 to {MAX_CROWD}"
-            ));
-        }
         if out.contains(&(n as u32)) {
             return Err(format!("{n} is listed twice"));
         }
@@ -181,6 +200,18 @@ mod tests {
             .unwrap_err()
             .contains("-5 is out of range"));
         assert!(parse_sizes("5000000").unwrap_err().contains("out of range"));
+        assert_eq!(
+            parse_sizes("99999999999999999999").unwrap_err(),
+            "99999999999999999999 is out of range; allowed: comma-separated sizes from 1 to 1000000"
+        );
+        assert_eq!(
+            parse_bench_frames("-5").unwrap_err(),
+            "`-5` is out of range; allowed: 1 to 100000"
+        );
+        assert_eq!(
+            parse_warmup("99999999999").unwrap_err(),
+            "`99999999999` is out of range; allowed: 0 to 10000"
+        );
         assert!(parse_sizes("10,ten")
             .unwrap_err()
             .contains("`ten` is not a whole number"));

@@ -16,7 +16,7 @@ pub struct Pos {
 
 #[derive(Debug, Clone, PartialEq)]
 enum Tok {
-    Open(char),
+    Open,
     Close,
     Colon,
     Comma,
@@ -24,205 +24,248 @@ enum Tok {
     Scalar,
 }
 
-fn tokenize(src: &str) -> Vec<(Tok, Pos)> {
-    let chars: Vec<char> = src.chars().collect();
-    let mut out = Vec::new();
-    let (mut i, mut line, mut col) = (0usize, 1usize, 1usize);
-    // Advances over one char keeping line/column in step.
-    let step = |i: &mut usize, line: &mut usize, col: &mut usize| {
-        if chars[*i] == '\n' {
-            *line += 1;
-            *col = 1;
-        } else {
-            *col += 1;
-        }
-        *i += 1;
-    };
-    while i < chars.len() {
-        let c = chars[i];
-        let pos = Pos { line, col };
-        if c.is_whitespace() {
-            step(&mut i, &mut line, &mut col);
-        } else if c == '/' && chars.get(i + 1) == Some(&'/') {
-            while i < chars.len() && chars[i] != '\n' {
-                step(&mut i, &mut line, &mut col);
-            }
-        } else if c == '/' && chars.get(i + 1) == Some(&'*') {
-            let mut depth = 0;
-            while i < chars.len() {
-                if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
-                    depth += 1;
-                    step(&mut i, &mut line, &mut col);
-                } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
-                    depth -= 1;
-                    step(&mut i, &mut line, &mut col);
-                    if depth == 0 {
-                        step(&mut i, &mut line, &mut col);
-                        break;
-                    }
-                }
-                step(&mut i, &mut line, &mut col);
-            }
-        } else if c == '"' || c == '\'' {
-            step(&mut i, &mut line, &mut col);
-            while i < chars.len() && chars[i] != c {
-                if chars[i] == '\\' {
-                    step(&mut i, &mut line, &mut col);
-                }
-                if i < chars.len() {
-                    step(&mut i, &mut line, &mut col);
-                }
-            }
-            if i < chars.len() {
-                step(&mut i, &mut line, &mut col);
-            }
-            out.push((Tok::Scalar, pos));
-        } else if c == 'r' && matches!(chars.get(i + 1), Some('"') | Some('#')) {
-            // Raw string r#"..."#.
-            step(&mut i, &mut line, &mut col);
-            let mut hashes = 0;
-            while i < chars.len() && chars[i] == '#' {
-                hashes += 1;
-                step(&mut i, &mut line, &mut col);
-            }
-            if i < chars.len() {
-                step(&mut i, &mut line, &mut col);
-            }
-            while i < chars.len() {
-                if chars[i] == '"' && (1..=hashes).all(|k| chars.get(i + k) == Some(&'#')) {
-                    for _ in 0..=hashes {
-                        step(&mut i, &mut line, &mut col);
-                    }
-                    break;
-                }
-                step(&mut i, &mut line, &mut col);
-            }
-            out.push((Tok::Scalar, pos));
-        } else if "([{".contains(c) {
-            out.push((Tok::Open(c), pos));
-            step(&mut i, &mut line, &mut col);
-        } else if ")]}".contains(c) {
-            out.push((Tok::Close, pos));
-            step(&mut i, &mut line, &mut col);
-        } else if c == ':' {
-            out.push((Tok::Colon, pos));
-            step(&mut i, &mut line, &mut col);
-        } else if c == ',' {
-            out.push((Tok::Comma, pos));
-            step(&mut i, &mut line, &mut col);
-        } else if c.is_alphabetic() || c == '_' {
-            let mut word = String::new();
-            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
-                word.push(chars[i]);
-                step(&mut i, &mut line, &mut col);
-            }
-            out.push((Tok::Ident(word), pos));
-        } else {
-            // Numbers and anything unexpected: one scalar up to the next delimiter (always at
-            // least one character, so the scan cannot stall).
-            let start = i;
-            while i < chars.len()
-                && !chars[i].is_whitespace()
-                && !"()[]{}:,\"'".contains(chars[i])
-                && (i == start
-                    || chars[i] != '/'
-                    || !matches!(chars.get(i + 1), Some('/') | Some('*')))
-            {
-                step(&mut i, &mut line, &mut col);
-            }
-            out.push((Tok::Scalar, pos));
-        }
-    }
-    out
+/// Brackets may nest this deep; level files need 8 at most. Past it the scan stops and the level
+/// is refused, before ron's own recursion (limit 128) and before paths grow long.
+pub const MAX_NESTING: usize = 32;
+
+/// Splits a RON document into tokens, one at a time, tolerating anything (the parser proper
+/// reports syntax errors; this only has to keep positions in step).
+struct Lexer {
+    chars: Vec<char>,
+    i: usize,
+    line: usize,
+    col: usize,
 }
 
+impl Lexer {
+    fn new(src: &str) -> Lexer {
+        Lexer {
+            chars: src.chars().collect(),
+            i: 0,
+            line: 1,
+            col: 1,
+        }
+    }
+
+    fn at(&self, k: usize) -> Option<char> {
+        self.chars.get(self.i + k).copied()
+    }
+
+    /// Advances over one char keeping line/column in step.
+    fn step(&mut self) {
+        if self.at(0) == Some('\n') {
+            self.line += 1;
+            self.col = 1;
+        } else {
+            self.col += 1;
+        }
+        self.i += 1;
+    }
+
+    fn skip_block_comment(&mut self) {
+        let mut depth = 0;
+        while let Some(c) = self.at(0) {
+            if c == '/' && self.at(1) == Some('*') {
+                depth += 1;
+                self.step();
+            } else if c == '*' && self.at(1) == Some('/') {
+                depth -= 1;
+                self.step();
+                if depth == 0 {
+                    self.step();
+                    break;
+                }
+            }
+            self.step();
+        }
+    }
+
+    fn skip_quoted(&mut self, quote: char) {
+        self.step();
+        while let Some(c) = self.at(0) {
+            if c == quote {
+                self.step();
+                return;
+            }
+            if c == '\\' {
+                self.step();
+            }
+            if self.at(0).is_some() {
+                self.step();
+            }
+        }
+    }
+
+    /// Raw string r#"..."#.
+    fn skip_raw_string(&mut self) {
+        self.step();
+        let mut hashes = 0;
+        while self.at(0) == Some('#') {
+            hashes += 1;
+            self.step();
+        }
+        if self.at(0).is_some() {
+            self.step();
+        }
+        while let Some(c) = self.at(0) {
+            if c == '"' && (1..=hashes).all(|k| self.at(k) == Some('#')) {
+                for _ in 0..=hashes {
+                    self.step();
+                }
+                return;
+            }
+            self.step();
+        }
+    }
+}
+
+impl Iterator for Lexer {
+    type Item = (Tok, Pos);
+
+    fn next(&mut self) -> Option<(Tok, Pos)> {
+        loop {
+            let c = self.at(0)?;
+            let pos = Pos {
+                line: self.line,
+                col: self.col,
+            };
+            if c.is_whitespace() {
+                self.step();
+            } else if c == '/' && self.at(1) == Some('/') {
+                while self.at(0).is_some_and(|c| c != '\n') {
+                    self.step();
+                }
+            } else if c == '/' && self.at(1) == Some('*') {
+                self.skip_block_comment();
+            } else if c == '"' || c == '\'' {
+                self.skip_quoted(c);
+                return Some((Tok::Scalar, pos));
+            } else if c == 'r' && matches!(self.at(1), Some('"') | Some('#')) {
+                self.skip_raw_string();
+                return Some((Tok::Scalar, pos));
+            } else if "([{)]}:,".contains(c) {
+                self.step();
+                let tok = match c {
+                    ':' => Tok::Colon,
+                    ',' => Tok::Comma,
+                    '(' | '[' | '{' => Tok::Open,
+                    _ => Tok::Close,
+                };
+                return Some((tok, pos));
+            } else if c.is_alphabetic() || c == '_' {
+                let mut word = String::new();
+                while let Some(c) = self.at(0).filter(|c| c.is_alphanumeric() || *c == '_') {
+                    word.push(c);
+                    self.step();
+                }
+                return Some((Tok::Ident(word), pos));
+            } else {
+                // Numbers and anything unexpected: one scalar up to the next delimiter (always
+                // at least one character, so the scan cannot stall).
+                let start = self.i;
+                while let Some(c) = self.at(0) {
+                    let comment = c == '/' && matches!(self.at(1), Some('/') | Some('*'));
+                    if c.is_whitespace()
+                        || "()[]{}:,\"'".contains(c)
+                        || (self.i != start && comment)
+                    {
+                        break;
+                    }
+                    self.step();
+                }
+                return Some((Tok::Scalar, pos));
+            }
+        }
+    }
+}
+
+/// One step of a field path: `.name` or `[index]`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Seg {
+    Field(String),
+    Index(usize),
+}
+
+/// A value written in the file: where it starts and how it hangs from its container.
+#[derive(Debug)]
+struct Node {
+    /// None for the document's top-level value, whose path is empty.
+    parent: Option<(usize, Seg)>,
+    start: Pos,
+    depth: usize,
+}
+
+/// An open bracket: the value it belongs to and the element being read inside it.
 struct Frame {
-    path: String,
+    node: usize,
     index: usize,
     /// `Some(x)`: the element is the frame's own value.
     transparent: bool,
     field: Option<String>,
 }
 
-impl Frame {
-    fn element_path(&self) -> String {
-        if let Some(f) = &self.field {
-            if self.path.is_empty() {
-                f.clone()
-            } else {
-                format!("{}.{f}", self.path)
-            }
-        } else if self.transparent {
-            self.path.clone()
-        } else {
-            format!("{}[{}]", self.path, self.index)
-        }
-    }
-}
-
-/// Where every value of a RON document starts, by field path.
+/// Where every value of a RON document starts, by field path. Memory and time grow linearly with
+/// the file: each value is one node pointing at its container, and paths are spelled out only
+/// when asked for.
 #[derive(Debug, Default)]
 pub struct FieldMap {
-    starts: HashMap<String, Pos>,
-    /// Every token's position with the path of the container it is in, in source order.
-    containers: Vec<(Pos, String)>,
+    nodes: Vec<Node>,
+    children: HashMap<(usize, Seg), usize>,
+    /// Where the open container changes, in source order, with the container's node (None at the
+    /// top level).
+    containers: Vec<(Pos, Option<usize>)>,
+    too_deep: Option<Pos>,
 }
 
 impl FieldMap {
     pub fn new(src: &str) -> FieldMap {
-        let toks = tokenize(src);
         let mut map = FieldMap::default();
         let mut stack: Vec<Frame> = Vec::new();
-        let mut k = 0;
-        while k < toks.len() {
-            let (tok, pos) = &toks[k];
-            map.containers.push((
-                *pos,
-                stack.last().map(|f| f.path.clone()).unwrap_or_default(),
-            ));
+        let mut toks = Lexer::new(src).peekable();
+        while let Some((tok, pos)) = toks.next() {
+            let container = stack.last().map(|f| f.node);
+            if map.containers.last().map(|(_, c)| *c) != Some(container) {
+                map.containers.push((pos, container));
+            }
             match tok {
                 Tok::Comma => {
                     if let Some(f) = stack.last_mut() {
                         f.index += 1;
                         f.field = None;
                     }
-                    k += 1;
                 }
                 Tok::Close => {
                     stack.pop();
-                    k += 1;
                 }
-                Tok::Colon => k += 1,
-                Tok::Ident(name) if matches!(toks.get(k + 1), Some((Tok::Colon, _))) => {
+                Tok::Colon => {}
+                Tok::Ident(name) if matches!(toks.peek(), Some((Tok::Colon, _))) => {
+                    toks.next();
                     if let Some(f) = stack.last_mut() {
-                        f.field = Some(name.clone());
+                        f.field = Some(name);
                     }
-                    k += 2;
                 }
                 _ => {
                     // A value starts here.
-                    let path = stack.last().map(Frame::element_path).unwrap_or_default();
-                    map.starts.entry(path.clone()).or_insert(*pos);
-                    match tok {
-                        Tok::Ident(name) if matches!(toks.get(k + 1), Some((Tok::Open(_), _))) => {
-                            stack.push(Frame {
-                                path,
-                                index: 0,
-                                transparent: name == "Some",
-                                field: None,
-                            });
-                            k += 2;
+                    let node = map.element_of(stack.last_mut(), pos);
+                    let opens = match &tok {
+                        Tok::Ident(name) if matches!(toks.peek(), Some((Tok::Open, _))) => {
+                            toks.next();
+                            Some(name == "Some")
                         }
-                        Tok::Open(_) => {
-                            stack.push(Frame {
-                                path,
-                                index: 0,
-                                transparent: false,
-                                field: None,
-                            });
-                            k += 1;
+                        Tok::Open => Some(false),
+                        _ => None,
+                    };
+                    if let Some(transparent) = opens {
+                        if stack.len() >= MAX_NESTING {
+                            map.too_deep = Some(pos);
+                            break;
                         }
-                        _ => k += 1,
+                        stack.push(Frame {
+                            node,
+                            index: 0,
+                            transparent,
+                            field: None,
+                        });
                     }
                 }
             }
@@ -230,46 +273,120 @@ impl FieldMap {
         map
     }
 
+    /// The node of the element a frame is reading now (created at `pos` if new).
+    fn element_of(&mut self, frame: Option<&mut Frame>, pos: Pos) -> usize {
+        let Some(frame) = frame else {
+            if self.nodes.is_empty() {
+                self.nodes.push(Node {
+                    parent: None,
+                    start: pos,
+                    depth: 0,
+                });
+            }
+            return 0;
+        };
+        let seg = match &frame.field {
+            Some(f) => Seg::Field(f.clone()),
+            None if frame.transparent => return frame.node,
+            None => Seg::Index(frame.index),
+        };
+        let key = (frame.node, seg);
+        if let Some(&n) = self.children.get(&key) {
+            return n;
+        }
+        let n = self.nodes.len();
+        self.nodes.push(Node {
+            parent: Some(key.clone()),
+            start: pos,
+            depth: self.nodes[frame.node].depth + 1,
+        });
+        self.children.insert(key, n);
+        n
+    }
+
+    /// Where brackets first nest deeper than [`MAX_NESTING`]; nothing after it was mapped.
+    pub fn too_deep(&self) -> Option<Pos> {
+        self.too_deep
+    }
+
+    fn path_of(&self, node: Option<usize>) -> String {
+        let mut segs = Vec::new();
+        let mut at = node;
+        while let Some((parent, seg)) = at.and_then(|n| self.nodes[n].parent.as_ref()) {
+            segs.push(seg);
+            at = Some(*parent);
+        }
+        let mut path = String::new();
+        for seg in segs.into_iter().rev() {
+            match seg {
+                Seg::Field(f) if path.is_empty() => path.push_str(f),
+                Seg::Field(f) => {
+                    path.push('.');
+                    path.push_str(f);
+                }
+                Seg::Index(i) => path.push_str(&format!("[{i}]")),
+            }
+        }
+        path
+    }
+
     /// Where the value at `path` starts; for a path that is not written in the file (a field left
     /// to its default), the nearest written parent.
     pub fn position_of(&self, path: &str) -> Pos {
-        let mut p = path.to_string();
-        loop {
-            if let Some(pos) = self.starts.get(&p) {
-                return *pos;
+        let Some(root) = self.nodes.first() else {
+            return Pos { line: 1, col: 1 };
+        };
+        let mut at = 0;
+        for seg in parse_path(path) {
+            match self.children.get(&(at, seg)) {
+                Some(&n) => at = n,
+                None => break,
             }
-            match p.rfind(['.', '[']) {
-                Some(cut) => p.truncate(cut),
-                None => {
-                    return self
-                        .starts
-                        .get("")
-                        .copied()
-                        .unwrap_or(Pos { line: 1, col: 1 })
-                }
-            }
+        }
+        if at == 0 {
+            root.start
+        } else {
+            self.nodes[at].start
         }
     }
 
     /// The path of the container open at `pos` (the struct or list being read there).
     pub fn container_at(&self, pos: Pos) -> String {
-        self.containers
-            .iter()
-            .take_while(|(p, _)| *p <= pos)
-            .last()
-            .map(|(_, path)| path.clone())
-            .unwrap_or_default()
+        let k = self.containers.partition_point(|(p, _)| *p <= pos);
+        match k.checked_sub(1) {
+            Some(k) => self.path_of(self.containers[k].1),
+            None => String::new(),
+        }
     }
 
     /// The path of the value that starts last at or before `pos`.
     pub fn value_at(&self, pos: Pos) -> String {
-        self.starts
-            .iter()
-            .filter(|(_, p)| **p <= pos)
-            .max_by_key(|(path, p)| (**p, path.len()))
-            .map(|(path, _)| path.clone())
-            .unwrap_or_default()
+        let best = (0..self.nodes.len())
+            .filter(|&n| self.nodes[n].start <= pos)
+            .max_by_key(|&n| (self.nodes[n].start, self.nodes[n].depth));
+        match best {
+            Some(n) => self.path_of(Some(n)),
+            None => String::new(),
+        }
     }
+}
+
+/// `obstacles[3].shape.radius` as its steps; anything unreadable ends the walk early.
+fn parse_path(path: &str) -> Vec<Seg> {
+    let mut segs = Vec::new();
+    for part in path.split('.').filter(|p| !p.is_empty()) {
+        let mut pieces = part.split('[');
+        if let Some(name) = pieces.next().filter(|n| !n.is_empty()) {
+            segs.push(Seg::Field(name.to_string()));
+        }
+        for index in pieces {
+            match index.trim_end_matches(']').parse() {
+                Ok(i) => segs.push(Seg::Index(i)),
+                Err(_) => return segs,
+            }
+        }
+    }
+    segs
 }
 
 #[cfg(test)]

@@ -9,10 +9,16 @@ pub mod validate;
 pub use schema::*;
 
 use std::fmt;
+use std::hash::{Hash, Hasher};
 
+use crate::file_read::read_capped;
 use locate::{FieldMap, Pos};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
+
+/// The largest level file read: 50 times the largest shipped level, far below what parsing and
+/// validating could not handle in a moment.
+pub const MAX_LEVEL_BYTES: u64 = 1 << 20;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct LevelError {
@@ -54,8 +60,12 @@ fn describe_ron_error(
         E::NoSuchStructField {
             expected, found, ..
         } => (
-            join(fields.container_at(pos), found),
-            format!("unknown field `{found}`; allowed: {}", expected.join(", ")),
+            join(fields.container_at(pos), &shorten(found)),
+            format!(
+                "unknown field `{}`; allowed: {}",
+                shorten(found),
+                expected.join(", ")
+            ),
         ),
         E::MissingStructField { field, .. } => {
             (fields.container_at(pos), format!("missing field `{field}`"))
@@ -68,7 +78,11 @@ fn describe_ron_error(
             expected, found, ..
         } => (
             fields.value_at(pos),
-            format!("unknown value `{found}`; allowed: {}", expected.join(", ")),
+            format!(
+                "unknown value `{}`; allowed: {}",
+                shorten(found),
+                expected.join(", ")
+            ),
         ),
         E::ExpectedInteger | E::IntegerOutOfBounds => (
             fields.value_at(pos),
@@ -80,9 +94,23 @@ fn describe_ron_error(
             fields.value_at(pos),
             "expected a whole number, found a decimal".to_string(),
         ),
+        // ron stops at the next item: the comma is missing between two items of the container
+        // open there, not inside the value before it.
+        E::ExpectedComma => (
+            fields.container_at(pos),
+            format!("expected a comma before `{}`", token_at(source, pos)),
+        ),
+        // ron stops at the value: the colon is missing after the field name just before it.
+        E::ExpectedMapColon => match word_before(source, pos) {
+            Some(name) => (
+                join(fields.container_at(pos), &name),
+                format!("expected `:` after the field name `{name}`"),
+            ),
+            None => (fields.container_at(pos), "expected `:`".to_string()),
+        },
         E::InvalidValueForType { expected, found } => (
             fields.value_at(pos),
-            format!("expected {expected}, found {found}"),
+            format!("expected {expected}, found {}", shorten(&found.to_string())),
         ),
         E::Eof => (
             String::new(),
@@ -96,9 +124,64 @@ fn describe_ron_error(
                 Some(first) => first.to_lowercase().chain(chars).collect(),
                 None => text,
             };
-            (fields.value_at(pos), message)
+            (fields.value_at(pos), shorten(&message))
         }
     }
+}
+
+/// The longest validation message kept (they quote names, which may be any length).
+pub const MAX_MESSAGE_CHARS: usize = 400;
+
+/// Text from the file quoted in a message: at most 40 characters, control characters escaped,
+/// so one line stays one line.
+fn shorten(text: &str) -> String {
+    shorten_to(text, 40)
+}
+
+fn shorten_to(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for c in text.chars().take(max) {
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    if text.chars().nth(max).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
+/// The word (or else the one character) starting at a 1-based line and column.
+fn token_at(source: &str, pos: Pos) -> String {
+    let Some(line) = source.lines().nth(pos.line.saturating_sub(1)) else {
+        return "the end of the file".to_string();
+    };
+    let rest: String = line.chars().skip(pos.col.saturating_sub(1)).collect();
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    match (word.is_empty(), rest.chars().next()) {
+        (false, _) => shorten(&word),
+        (true, Some(c)) => shorten(&c.to_string()),
+        (true, None) => "the end of the line".to_string(),
+    }
+}
+
+/// The identifier that ends just before a 1-based line and column (spaces between allowed).
+fn word_before(source: &str, pos: Pos) -> Option<String> {
+    let line = source.lines().nth(pos.line.checked_sub(1)?)?;
+    let before: String = line.chars().take(pos.col.saturating_sub(1)).collect();
+    let before = before.trim_end();
+    let start = before
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_alphanumeric() || *c == '_')
+        .last()?
+        .0;
+    Some(shorten(&before[start..]))
 }
 
 /// The character at a 1-based line and column.
@@ -114,6 +197,18 @@ fn char_at(source: &str, pos: Pos) -> Option<char> {
 /// checked relative to `asset_root`.
 pub fn parse_level(source: &str, file_label: &str, asset_root: &Path) -> Result<Level, LevelError> {
     let fields = FieldMap::new(source);
+    if let Some(pos) = fields.too_deep() {
+        return Err(LevelError {
+            file: file_label.to_string(),
+            line: pos.line,
+            column: pos.col,
+            field: String::new(),
+            message: format!(
+                "brackets nest more than {} deep here; a level needs 8 at most",
+                locate::MAX_NESTING
+            ),
+        });
+    }
     let level = ron::from_str::<Level>(source).map_err(|e| {
         let pos = Pos {
             line: e.position.line,
@@ -135,28 +230,68 @@ pub fn parse_level(source: &str, file_label: &str, asset_root: &Path) -> Result<
             line: pos.line,
             column: pos.col,
             field: f.field,
-            message: f.message,
+            // Messages quote names from the file, which may be any length.
+            message: shorten_to(&f.message, MAX_MESSAGE_CHARS),
         }
     })?;
     Ok(level)
 }
 
-pub fn load_level(path: &Path, asset_root: &Path) -> Result<Level, LevelError> {
+/// The text of a level file: a regular file of at most [`MAX_LEVEL_BYTES`], in UTF-8 (a bad byte
+/// is reported at its own line and column).
+pub fn read_level_text(path: &Path) -> Result<String, LevelError> {
     let label = path.display().to_string();
-    let source = std::fs::read_to_string(path).map_err(|e| LevelError {
+    let at_start = |message: String| LevelError {
         file: label.clone(),
         line: 1,
         column: 1,
         field: String::new(),
-        message: format!("cannot read the level file: {e}"),
-    })?;
-    parse_level(&source, &label, asset_root)
+        message,
+    };
+    let bytes = read_capped(path, MAX_LEVEL_BYTES)
+        .map_err(|e| at_start(format!("cannot read the level file: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let good = e.utf8_error().valid_up_to();
+        // Everything before the bad byte is valid UTF-8, so it can be counted in characters.
+        let before = std::str::from_utf8(&bytes[..good]).unwrap_or_default();
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        LevelError {
+            file: label.clone(),
+            line: before.matches('\n').count() + 1,
+            column: before[line_start..].chars().count() + 1,
+            field: String::new(),
+            message: format!(
+                "byte 0x{:02X} is not UTF-8 text; level files are UTF-8",
+                bytes[good]
+            ),
+        }
+    })
 }
 
+pub fn load_level(path: &Path, asset_root: &Path) -> Result<Level, LevelError> {
+    let source = read_level_text(path)?;
+    parse_level(&source, &path.display().to_string(), asset_root)
+}
+
+/// What the watcher last saw of the file: its stamp and a hash of its text, or why it could
+/// not be read. Any difference is a change, so an edit that keeps the size and the
+/// modification time (`cp -p`, `rsync -t`) is still noticed.
+#[derive(Debug, Clone, PartialEq)]
+enum Seen {
+    Text {
+        stamp: Option<(SystemTime, u64)>,
+        hash: u64,
+    },
+    Unreadable(String),
+}
+
+/// Notices edits of a level file and loads them. Each poll reads the file (capped, regular
+/// files only: a FIFO swapped in is an error, never a wait) and compares it with the last read.
 pub struct LevelWatcher {
     path: PathBuf,
     asset_root: PathBuf,
-    stamp: Option<(SystemTime, u64)>,
+    seen: Seen,
 }
 
 impl LevelWatcher {
@@ -164,21 +299,43 @@ impl LevelWatcher {
         LevelWatcher {
             path: path.to_path_buf(),
             asset_root: asset_root.to_path_buf(),
-            stamp: Self::stamp_of(path),
+            seen: Self::look(path).0,
         }
     }
+
     fn stamp_of(path: &Path) -> Option<(SystemTime, u64)> {
         let m = std::fs::metadata(path).ok()?;
         Some((m.modified().ok()?, m.len()))
     }
+
+    fn look(path: &Path) -> (Seen, Result<String, LevelError>) {
+        let stamp = Self::stamp_of(path);
+        let text = read_level_text(path);
+        let seen = match &text {
+            Ok(t) => {
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                t.hash(&mut h);
+                Seen::Text {
+                    stamp,
+                    hash: h.finish(),
+                }
+            }
+            Err(e) => Seen::Unreadable(e.to_string()),
+        };
+        (seen, text)
+    }
+
+    /// The reloaded level (or why it is broken) when the file changed since the last poll.
     pub fn poll(&mut self) -> Option<Result<Level, LevelError>> {
-        let stamp = Self::stamp_of(&self.path);
-        if stamp == self.stamp {
+        let (seen, text) = Self::look(&self.path);
+        if seen == self.seen {
             return None;
         }
-        self.stamp = stamp;
-        Some(load_level(&self.path, &self.asset_root))
+        self.seen = seen;
+        let label = self.path.display().to_string();
+        Some(text.and_then(|t| parse_level(&t, &label, &self.asset_root)))
     }
+
     pub fn path(&self) -> &Path {
         &self.path
     }

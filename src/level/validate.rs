@@ -18,6 +18,23 @@ pub const MAX_CROWD: u32 = 1_000_000;
 /// Bodies (0.4 m across) pack at 7.2 per m² at most; at 6 per m² crowds jammed against walls
 /// ended steps overlapping by over 5 cm, at 5 they never do (`tests/crowd_scale.rs`).
 pub const MAX_DENSITY: f32 = 5.0;
+/// How many of each thing a level may hold. Validation compares obstacles with points, zones
+/// and path segments, so these bound its work (a level file at the 1 MiB size cap validates in
+/// well under a second); each is over 10 times what the shipped levels use.
+pub const MAX_OBSTACLES: usize = 1024;
+pub const MAX_POINTS_OF_INTEREST: usize = 1024;
+pub const MAX_SPAWN_ZONES: usize = 256;
+pub const MAX_PATHS: usize = 256;
+/// Points of all paths together.
+pub const MAX_PATH_POINTS: usize = 4096;
+pub const MAX_CROWD_MODELS: usize = 64;
+pub const MAX_VARIANT_GROUPS: usize = 256;
+/// Items of any smaller list: a group's models, tints and props; a crowd model's clips,
+/// material lists, attachment choices and hidden meshes.
+pub const MAX_LIST_ITEMS: usize = 256;
+
+/// The longest level name: it is the window title and the HUD's first line.
+pub const MAX_LEVEL_NAME_CHARS: usize = 100;
 pub const MODEL_EXTENSIONS: [&str; 3] = ["gltf", "glb", "vrm"];
 
 /// A finding: the field path and the message.
@@ -146,14 +163,25 @@ impl Checker<'_> {
                 field,
                 format!("`{path}` is not a model file; allowed: .gltf, .glb or .vrm"),
             );
-        } else if !self.asset_root.join(path).is_file() {
-            self.fail(
-                field,
-                format!(
-                    "`{path}` does not exist (paths are relative to {})",
-                    self.asset_root.display()
+        } else {
+            match std::fs::metadata(self.asset_root.join(path)) {
+                Ok(m) if m.is_file() => {}
+                // A FIFO or device would never load; say so rather than "does not exist".
+                Ok(_) => self.fail(
+                    field,
+                    format!(
+                        "`{path}` is not a regular file (paths are relative to {})",
+                        self.asset_root.display()
+                    ),
                 ),
-            );
+                Err(_) => self.fail(
+                    field,
+                    format!(
+                        "`{path}` does not exist (paths are relative to {})",
+                        self.asset_root.display()
+                    ),
+                ),
+            }
         }
     }
 }
@@ -214,29 +242,164 @@ pub fn max_people(level: &Level) -> u32 {
     (free_area(level) * MAX_DENSITY).min(u32::MAX as f32) as u32
 }
 
-/// Free walking area in m²: the bounds minus the obstacles, by sampling a grid.
+/// Free walking area in m²: the bounds minus the obstacles, by sampling a 200 x 200 grid. Each
+/// obstacle tests only the samples within its bounding circle, so the work follows the area
+/// obstacles cover rather than samples times obstacles.
 pub fn free_area(level: &Level) -> f32 {
+    const N: usize = 200;
     let size = level.bounds.size();
-    let n = 200;
-    let mut free = 0;
-    for i in 0..n {
-        for j in 0..n {
-            let p = level.bounds.min
-                + Vec2::new((i as f32 + 0.5) / n as f32, (j as f32 + 0.5) / n as f32) * size;
-            if blocking_obstacle(level, p).is_none() {
-                free += 1;
+    let min = level.bounds.min;
+    let sample = |i: usize, j: usize| {
+        min + Vec2::new((i as f32 + 0.5) / N as f32, (j as f32 + 0.5) / N as f32) * size
+    };
+    // The sample indices (one spare each side for rounding) whose points can lie within `r`
+    // of `c` along one axis; everything when the numbers are not finite.
+    let span = |c: f32, r: f32, min: f32, size: f32| -> (usize, usize) {
+        let lo = ((c - r - min) / size * N as f32 - 1.5).floor();
+        let hi = ((c + r - min) / size * N as f32 + 0.5).ceil();
+        if !(lo.is_finite() && hi.is_finite()) {
+            return (0, N - 1);
+        }
+        (
+            lo.clamp(0.0, (N - 1) as f32) as usize,
+            hi.clamp(0.0, (N - 1) as f32) as usize,
+        )
+    };
+    let mut blocked = vec![false; N * N];
+    for o in &level.obstacles {
+        let (c, r) = (o.shape.center(), o.shape.bounding_radius());
+        let (i0, i1) = span(c.x, r, min.x, size.x);
+        let (j0, j1) = span(c.y, r, min.y, size.y);
+        for i in i0..=i1 {
+            for j in j0..=j1 {
+                let cell = &mut blocked[i * N + j];
+                if !*cell && obstacle_contains(&o.shape, sample(i, j)) {
+                    *cell = true;
+                }
             }
         }
     }
-    size.x * size.y * free as f32 / (n * n) as f32
+    let free = blocked.iter().filter(|b| !**b).count();
+    size.x * size.y * free as f32 / (N * N) as f32
+}
+
+impl Checker<'_> {
+    fn at_most(&mut self, field: &str, what: &str, n: usize, max: usize) {
+        if n > max {
+            self.fail(field, format!("{n} {what}; allowed: at most {max}"));
+        }
+    }
+
+    /// Every list against its limit, before any check whose work grows with them.
+    fn counts(&mut self, level: &Level) {
+        self.at_most(
+            "obstacles",
+            "obstacles",
+            level.obstacles.len(),
+            MAX_OBSTACLES,
+        );
+        self.at_most(
+            "points_of_interest",
+            "points of interest",
+            level.points_of_interest.len(),
+            MAX_POINTS_OF_INTEREST,
+        );
+        self.at_most("paths", "paths", level.paths.len(), MAX_PATHS);
+        let points: usize = level.paths.iter().map(|p| p.points.len()).sum();
+        if points > MAX_PATH_POINTS {
+            let (i, longest) = level
+                .paths
+                .iter()
+                .enumerate()
+                .max_by_key(|(_, p)| p.points.len())
+                .map(|(i, p)| (i, p.points.len()))
+                .unwrap_or_default();
+            self.fail(
+                format!("paths[{i}].points"),
+                format!("the paths have {points} points in all ({longest} here); allowed: at most {MAX_PATH_POINTS}"),
+            );
+        }
+        self.at_most(
+            "spawn_zones",
+            "spawn zones",
+            level.spawn_zones.len(),
+            MAX_SPAWN_ZONES,
+        );
+        let cr = &level.crowd;
+        self.at_most(
+            "crowd.models",
+            "crowd models",
+            cr.models.len(),
+            MAX_CROWD_MODELS,
+        );
+        for (i, m) in cr.models.iter().enumerate() {
+            let f = format!("crowd.models[{i}]");
+            let lists = [
+                ("clips", m.clips.len()),
+                (
+                    "tint_materials",
+                    m.tint_materials.as_ref().map_or(0, Vec::len),
+                ),
+                (
+                    "skin_materials",
+                    m.skin_materials.as_ref().map_or(0, Vec::len),
+                ),
+                ("attachment_choices", m.attachment_choices.len()),
+                ("hidden_meshes", m.hidden_meshes.len()),
+            ];
+            for (name, n) in lists {
+                self.at_most(&format!("{f}.{name}"), "items", n, MAX_LIST_ITEMS);
+            }
+            for (g, group) in m.attachment_choices.iter().enumerate() {
+                self.at_most(
+                    &format!("{f}.attachment_choices[{g}]"),
+                    "items",
+                    group.len(),
+                    MAX_LIST_ITEMS,
+                );
+            }
+        }
+        self.at_most(
+            "crowd.variant_groups",
+            "variant groups",
+            cr.variant_groups.len(),
+            MAX_VARIANT_GROUPS,
+        );
+        for (i, g) in cr.variant_groups.iter().enumerate() {
+            let f = format!("crowd.variant_groups[{i}]");
+            for (name, n) in [
+                ("models", g.models.len()),
+                ("tints", g.tints.len()),
+                ("props", g.props.len()),
+            ] {
+                self.at_most(&format!("{f}.{name}"), "items", n, MAX_LIST_ITEMS);
+            }
+        }
+    }
 }
 
 /// The checks by section, in the order the level file lists them; the first finding wins.
 impl Checker<'_> {
     /// The level as a whole: its name, the plaza bounds, the ground pattern.
     fn level_basics(&mut self, level: &Level) {
+        let name_chars = level.name.chars().count();
         if level.name.trim().is_empty() {
             self.fail("name", "a level name is required");
+        } else if let Some((i, c)) = level.name.chars().enumerate().find(|(_, c)| c.is_control()) {
+            // The name becomes the window title, which cannot hold a NUL.
+            self.fail(
+                "name",
+                format!(
+                    "character {} is the control character U+{:04X}; the name is the window title, allowed: printable text",
+                    i + 1,
+                    c as u32
+                ),
+            );
+        } else if name_chars > MAX_LEVEL_NAME_CHARS {
+            self.fail(
+                "name",
+                format!("{name_chars} characters long; allowed: at most {MAX_LEVEL_NAME_CHARS}"),
+            );
         }
         let b = &level.bounds;
         if self.finite2("bounds.min", b.min)
@@ -657,6 +820,10 @@ pub fn validate(level: &Level, asset_root: &Path) -> Result<(), Finding> {
         asset_root,
         found: None,
     };
+    c.counts(level);
+    if let Some(f) = c.found {
+        return Err(f);
+    }
     c.level_basics(level);
     c.obstacles(level);
     c.points_of_interest(level);
@@ -669,5 +836,44 @@ pub fn validate(level: &Level, asset_root: &Path) -> Result<(), Finding> {
     match c.found {
         Some(f) => Err(f),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every sample tested against every obstacle, as free_area did before it skipped samples
+    /// outside each obstacle's bounding circle.
+    fn free_area_brute_force(level: &Level) -> f32 {
+        let size = level.bounds.size();
+        let n = 200;
+        let mut free = 0;
+        for i in 0..n {
+            for j in 0..n {
+                let p = level.bounds.min
+                    + Vec2::new((i as f32 + 0.5) / n as f32, (j as f32 + 0.5) / n as f32) * size;
+                if blocking_obstacle(level, p).is_none() {
+                    free += 1;
+                }
+            }
+        }
+        size.x * size.y * free as f32 / (n * n) as f32
+    }
+
+    #[test]
+    fn free_area_matches_testing_every_sample() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        for name in ["plaza", "market", "stress"] {
+            let text = std::fs::read_to_string(root.join(format!("levels/{name}.ron")))
+                .expect("shipped level");
+            let level: Level = ron::from_str(&text).expect("parses");
+            let fast = free_area(&level);
+            assert_eq!(fast, free_area_brute_force(&level), "{name}");
+            assert!(
+                fast < level.bounds.size().x * level.bounds.size().y,
+                "{name}"
+            );
+        }
     }
 }

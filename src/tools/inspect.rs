@@ -363,7 +363,22 @@ fn summary_text(sc: &SceneAsset) -> String {
             );
         }
     }
-    let _ = writeln!(s, "textures: {}", sc.textures.len());
+    let failed = sc.textures.iter().filter(|t| t.fallback).count();
+    match failed {
+        0 => {
+            let _ = writeln!(s, "textures: {}", sc.textures.len());
+        }
+        n => {
+            let _ = writeln!(s, "textures: {} ({n} failed)", sc.textures.len());
+        }
+    }
+    for (i, t) in sc.textures.iter().enumerate() {
+        let state = match &t.error {
+            Some(why) => format!("FAILED, white stand-in: {why}"),
+            None => format!("{}x{}", t.width, t.height),
+        };
+        let _ = writeln!(s, "  {i:4} {:<24} {state}", name(&t.name));
+    }
     if let Some(v) = &sc.vrm {
         let _ = writeln!(
             s,
@@ -423,7 +438,10 @@ fn summary_json(sc: &SceneAsset) -> Value {
                 "outline_lighting_mix_factor": t.outline_lighting_mix,
             })),
         })).collect::<Vec<_>>(),
-        "textures": sc.textures.iter().map(|t| json!({"name": t.name, "width": t.width, "height": t.height})).collect::<Vec<_>>(),
+        "textures": sc.textures.iter().map(|t| json!({
+            "name": t.name, "width": t.width, "height": t.height,
+            "loaded": !t.fallback, "error": t.error,
+        })).collect::<Vec<_>>(),
         "vrm": sc.vrm.as_ref().map(|v| json!({
             "spec_major": v.spec_major, "title": v.title, "author": v.author, "license": v.license,
             "humanoid": v.humanoid,

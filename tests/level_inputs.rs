@@ -1,0 +1,222 @@
+//! Level files as the file system hands them over: devices, FIFOs, oversized or non-UTF-8 files,
+//! absurd nesting, and hot reload of edits that keep the size and the modification time. Each
+//! ends in a one-line error (or the reload) at once, never a hang or a runaway read.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use throng::level::{load_level, parse_level, LevelWatcher};
+
+const MINIMAL: &str = include_str!("fixtures/levels/minimal.ron");
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `f` on its own thread and gives up after 5 s, so a read that blocks fails the test
+/// instead of hanging it.
+fn within_5s<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(Duration::from_secs(5))
+        .expect("finished within 5 s (a FIFO or device was waited on)")
+}
+
+fn mkfifo(path: &Path) {
+    let status = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success(), "mkfifo {}", path.display());
+}
+
+#[test]
+fn a_device_as_level_is_refused_without_reading_it() {
+    let err = within_5s(|| load_level(Path::new("/dev/zero"), root()).map(|_| ()))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "/dev/zero:1:1: cannot read the level file: it is a character device, not a regular file; only regular files are read"
+    );
+}
+
+#[test]
+fn a_fifo_as_level_is_refused_without_waiting_for_a_writer() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("level.ron");
+    mkfifo(&fifo);
+    let label = fifo.display().to_string();
+    let err = within_5s(move || load_level(&fifo, root()).map(|_| ()))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        format!("{label}:1:1: cannot read the level file: it is a FIFO (named pipe), not a regular file; only regular files are read")
+    );
+}
+
+#[test]
+fn an_oversized_level_is_refused_before_parsing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("huge.ron");
+    let mut text = MINIMAL.to_string();
+    text.push_str(&" ".repeat(2 << 20));
+    std::fs::write(&path, &text).expect("write");
+    let err = load_level(&path, root()).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        format!(
+            "{}:1:1: cannot read the level file: it holds {} bytes or more; the most allowed is 1048576 bytes",
+            path.display(),
+            text.len()
+        )
+    );
+}
+
+#[test]
+fn a_bad_utf8_byte_is_reported_at_its_line_and_column() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("latin1.ron");
+    // Line 2 reads `    name: "Caf\xE9",`: the bad byte is the 15th character of the line.
+    let mut bytes = MINIMAL.as_bytes().to_vec();
+    let at = MINIMAL.find("Minimal").expect("name") + 3;
+    bytes.splice(at..at + 4, [0xE9]);
+    std::fs::write(&path, &bytes).expect("write");
+    let err = load_level(&path, root()).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        format!(
+            "{}:2:15: byte 0xE9 is not UTF-8 text; level files are UTF-8",
+            path.display()
+        )
+    );
+}
+
+#[test]
+fn absurd_nesting_is_refused_with_a_clear_message() {
+    // 100 000 open brackets: the field locator used to copy the path of every enclosing list
+    // per token (quadratic) and ron's recursion limit came only after it.
+    let src = format!("Level(name: {}", "[".repeat(100_000));
+    let err = within_5s(move || parse_level(&src, "deep.ron", root()).map(|_| ()))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "deep.ron:1:44: brackets nest more than 32 deep here; a level needs 8 at most"
+    );
+}
+
+fn write_level(path: &Path, count: u32) {
+    let text = MINIMAL.replace("count: 100,", &format!("count: {count},"));
+    std::fs::write(path, text).expect("write");
+}
+
+fn mtime(path: &Path) -> std::time::SystemTime {
+    std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .expect("mtime")
+}
+
+#[test]
+fn hot_reload_notices_an_edit_that_keeps_size_and_mtime() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("level.ron");
+    write_level(&path, 100);
+    let stamp = mtime(&path);
+    let mut watcher = LevelWatcher::new(&path, root());
+    assert!(watcher.poll().is_none(), "nothing changed yet");
+    // What `cp -p` or `rsync -t` leave behind: new text, same length, the old mtime.
+    write_level(&path, 200);
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .and_then(|f| f.set_modified(stamp))
+        .expect("set mtime");
+    assert_eq!(mtime(&path), stamp);
+    let level = watcher
+        .poll()
+        .expect("the edit is noticed")
+        .expect("the edit is valid");
+    assert_eq!(level.crowd.count, 200);
+    assert!(watcher.poll().is_none(), "noticed once");
+}
+
+#[test]
+fn hot_reload_of_a_fifo_swapped_in_is_an_error_not_a_hang() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path: PathBuf = dir.path().join("level.ron");
+    write_level(&path, 100);
+    let mut watcher = LevelWatcher::new(&path, root());
+    std::fs::remove_file(&path).expect("remove");
+    mkfifo(&path);
+    let label = path.display().to_string();
+    let (watcher_back, result) = within_5s(move || {
+        let r = watcher.poll().map(|r| r.map(|_| ()));
+        (watcher, r)
+    });
+    let mut watcher = watcher_back;
+    let err = result
+        .expect("the swap is noticed")
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        format!("{label}:1:1: cannot read the level file: it is a FIFO (named pipe), not a regular file; only regular files are read")
+    );
+    // The same unreadable file is reported once, then the watcher waits for a change.
+    let (_, again) = within_5s(move || {
+        let r = watcher.poll().map(|r| r.map(|_| ()));
+        (watcher, r)
+    });
+    assert!(again.is_none());
+}
+
+#[test]
+fn lists_beyond_their_limit_are_refused_before_the_costly_checks() {
+    let trees: String = (0..1023)
+        .map(|i| format!("(name: \"t{i}\", kind: Tree, shape: Circle(center: (-19.0, -19.0), radius: 0.1)),\n"))
+        .collect();
+    let src = MINIMAL.replacen("obstacles: [\n", &format!("obstacles: [\n{trees}"), 1);
+    let err = parse_level(&src, "many.ron", root())
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "many.ron:4:16: obstacles: 1025 obstacles; allowed: at most 1024"
+    );
+}
+
+#[test]
+fn a_model_path_that_is_not_a_regular_file_says_so() {
+    let src = MINIMAL.replace("assets/characters/Casual_Male.gltf", "assets/characters");
+    let err = parse_level(&src, "dir.ron", root())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.ends_with(
+            "crowd.models[0].path: `assets/characters` is not a model file; allowed: .gltf, .glb or .vrm"
+        ),
+        "{err}"
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("pipe.gltf");
+    mkfifo(&fifo);
+    let src = MINIMAL.replace(
+        "assets/characters/Casual_Male.gltf",
+        &fifo.display().to_string(),
+    );
+    let err = within_5s(move || parse_level(&src, "fifo.ron", root()).map(|_| ()))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(&format!(
+            "crowd.models[0].path: `{}` is not a regular file",
+            fifo.display()
+        )),
+        "{err}"
+    );
+}
