@@ -7,7 +7,8 @@ use throng::app::{self, PlayOutcome, PlaySetup};
 use throng::bench::args::{prepare_out_dir, BenchArgs};
 use throng::bench::report::{sim_csv, sim_rows_for_plot, sim_table, table, to_csv};
 use throng::bench::{run_headless, write_outputs};
-use throng::cli::{check_screenshot_path, find_asset_root, Cli, Command, PlayArgs};
+use throng::cli::{check_play_outputs, find_asset_root, Cli, Command, PlayArgs};
+use throng::display_check::check_display;
 use throng::game::GameOptions;
 use throng::level::{load_level, LevelWatcher};
 use throng::tools::inspect::run_inspect;
@@ -47,10 +48,6 @@ fn bench(args: BenchArgs) -> ExitCode {
         eprintln!("throng bench: {e}");
         return ExitCode::from(2);
     }
-    if let Err(e) = prepare_out_dir(&args.out) {
-        eprintln!("throng bench: {e}");
-        return ExitCode::from(2);
-    }
     let asset_root = find_asset_root(&args.level);
     let level = match load_level(&args.level, &asset_root) {
         Ok(level) => level,
@@ -59,6 +56,17 @@ fn bench(args: BenchArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    if !args.headless {
+        if let Err(e) = check_display() {
+            eprintln!("throng bench: {e}");
+            return ExitCode::from(1);
+        }
+    }
+    // Created last, once everything else is known to be fine: a refused run leaves no folders.
+    if let Err(e) = prepare_out_dir(&args.out) {
+        eprintln!("throng bench: {e}");
+        return ExitCode::from(2);
+    }
     let (csv, table, rows) = if args.headless {
         let rows = run_headless(&args, &level);
         (sim_csv(&rows), sim_table(&rows), sim_rows_for_plot(&rows))
@@ -105,11 +113,9 @@ fn bench(args: BenchArgs) -> ExitCode {
 }
 
 fn play(args: PlayArgs) -> ExitCode {
-    if let Some(path) = &args.screenshot {
-        if let Err(e) = check_screenshot_path(path) {
-            eprintln!("throng: {e}");
-            return ExitCode::from(2);
-        }
+    if let Err(e) = check_play_outputs(&args) {
+        eprintln!("throng: {e}");
+        return ExitCode::from(2);
     }
     let asset_root = find_asset_root(&args.level);
     // Load before opening a window: a broken level is a one-line message, not a blank window.
@@ -120,6 +126,10 @@ fn play(args: PlayArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    if let Err(e) = check_display() {
+        eprintln!("throng: {e}");
+        return ExitCode::from(1);
+    }
     let title = format!("Throng - {}", level.name);
     let setup = PlaySetup {
         watcher: LevelWatcher::new(&args.level, &asset_root),
