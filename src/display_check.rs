@@ -2,8 +2,8 @@
 //! miniquad panics with a backtrace; this turns that into one line.
 //!
 //! On Linux the window library opens the X display named by `DISPLAY` through libX11, loaded at
-//! run time; this does the same (open, then close at once), so it fails exactly when the window
-//! would. Elsewhere there is nothing to ask beforehand.
+//! run time; this does the same, so it fails exactly when the window would. Elsewhere there is
+//! nothing to ask beforehand.
 
 /// What to tell the user after any display problem.
 const HINT: &str = "run under xvfb-run or set DISPLAY";
@@ -30,18 +30,20 @@ fn check_display_named(_display: Option<std::ffi::OsString>) -> Result<(), Strin
 
 #[cfg(target_os = "linux")]
 mod x11 {
-    use std::ffi::{c_char, c_int, c_void, CStr};
+    use std::ffi::{c_char, c_void, CStr};
 
     type OpenDisplay = unsafe extern "C" fn(*const c_char) -> *mut c_void;
-    type CloseDisplay = unsafe extern "C" fn(*mut c_void) -> c_int;
 
     /// The names the window library itself tries, in its order.
     const LIBRARIES: [&CStr; 2] = [c"libX11.so", c"libX11.so.6"];
 
-    /// Opens the display named by `DISPLAY` and closes it again.
+    /// Opens the display named by `DISPLAY` and keeps the connection until the process ends:
+    /// closing it could leave the server without clients, and an X server started without
+    /// `-noreset` (as xvfb-run starts Xvfb) then resets and refuses the window's own connection
+    /// a moment later.
     pub fn can_open_default_display() -> Result<(), String> {
-        // SAFETY: dlopen/dlsym with valid C strings; the symbols are cast to their documented
-        // Xlib signatures; the library stays loaded (the window library loads it again).
+        // SAFETY: dlopen/dlsym with valid C strings; the symbol is cast to its documented Xlib
+        // signature; the library stays loaded (the window library loads it again).
         unsafe {
             let lib = LIBRARIES
                 .iter()
@@ -49,17 +51,13 @@ mod x11 {
                 .find(|h| !h.is_null())
                 .ok_or_else(|| "libX11 is not installed".to_string())?;
             let open = libc::dlsym(lib, c"XOpenDisplay".as_ptr());
-            let close = libc::dlsym(lib, c"XCloseDisplay".as_ptr());
-            if open.is_null() || close.is_null() {
+            if open.is_null() {
                 return Err("libX11 has no XOpenDisplay".into());
             }
             let open: OpenDisplay = std::mem::transmute::<*mut c_void, OpenDisplay>(open);
-            let close: CloseDisplay = std::mem::transmute::<*mut c_void, CloseDisplay>(close);
-            let display = open(std::ptr::null());
-            if display.is_null() {
+            if open(std::ptr::null()).is_null() {
                 return Err("no X server answers there".into());
             }
-            close(display);
             Ok(())
         }
     }
