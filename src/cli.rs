@@ -135,8 +135,13 @@ pub fn check_output_file(flag: &str, path: &Path) -> Result<(), String> {
         _ => Path::new("."),
     };
     if !folder.is_dir() {
+        let what = if folder.exists() {
+            "is not a folder"
+        } else {
+            "does not exist"
+        };
         return Err(format!(
-            "{flag} {}: the folder {} does not exist",
+            "{flag} {}: the folder {} {what}",
             path.display(),
             folder.display()
         ));

@@ -13,6 +13,7 @@ pub mod cli;
 pub mod clip_kind;
 pub mod crowd;
 pub mod crowd_assets;
+pub mod display_check;
 pub mod extract;
 pub mod file_read;
 pub mod files;

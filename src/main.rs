@@ -7,9 +7,8 @@ use throng::app::{self, PlayOutcome, PlaySetup};
 use throng::bench::args::{prepare_out_dir, BenchArgs};
 use throng::bench::report::{sim_csv, sim_rows_for_plot, sim_table, table, to_csv};
 use throng::bench::{run_headless, write_outputs};
-use throng::cli::{
-    check_crowd_fits, check_screenshot_path, find_asset_root, Cli, Command, PlayArgs,
-};
+use throng::cli::{check_crowd_fits, check_play_outputs, find_asset_root, Cli, Command, PlayArgs};
+use throng::display_check::check_display;
 use throng::level::{load_level, LevelWatcher};
 use throng::tools::inspect::run_inspect;
 
@@ -48,10 +47,6 @@ fn bench(args: BenchArgs) -> ExitCode {
         eprintln!("throng bench: {e}");
         return ExitCode::from(2);
     }
-    if let Err(e) = prepare_out_dir(&args.out) {
-        eprintln!("throng bench: {e}");
-        return ExitCode::from(2);
-    }
     let asset_root = find_asset_root(&args.level);
     let level = match load_level(&args.level, &asset_root) {
         Ok(level) => level,
@@ -62,6 +57,17 @@ fn bench(args: BenchArgs) -> ExitCode {
     };
     let largest = args.sizes.0.iter().copied().max().unwrap_or(0);
     if let Err(e) = check_crowd_fits(&level, "--sizes", largest) {
+        eprintln!("throng bench: {e}");
+        return ExitCode::from(2);
+    }
+    if !args.headless {
+        if let Err(e) = check_display() {
+            eprintln!("throng bench: {e}");
+            return ExitCode::from(1);
+        }
+    }
+    // Created last, once everything else is known to be fine: a refused run leaves no folders.
+    if let Err(e) = prepare_out_dir(&args.out) {
         eprintln!("throng bench: {e}");
         return ExitCode::from(2);
     }
@@ -111,11 +117,9 @@ fn bench(args: BenchArgs) -> ExitCode {
 }
 
 fn play(args: PlayArgs) -> ExitCode {
-    if let Some(path) = &args.screenshot {
-        if let Err(e) = check_screenshot_path(path) {
-            eprintln!("throng: {e}");
-            return ExitCode::from(2);
-        }
+    if let Err(e) = check_play_outputs(&args) {
+        eprintln!("throng: {e}");
+        return ExitCode::from(2);
     }
     let asset_root = find_asset_root(&args.level);
     // Load before opening a window: a broken level is a one-line message, not a blank window.
@@ -131,6 +135,10 @@ fn play(args: PlayArgs) -> ExitCode {
             eprintln!("throng: {e}");
             return ExitCode::from(2);
         }
+    }
+    if let Err(e) = check_display() {
+        eprintln!("throng: {e}");
+        return ExitCode::from(1);
     }
     let title = format!("Throng - {}", level.name);
     let size = args.size;

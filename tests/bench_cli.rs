@@ -43,6 +43,27 @@ fn bad_values_are_refused_before_any_work() {
     let out = throng(&["bench", "--headless", "--out", &out_arg]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot create the folder"));
+
+    // The output folder is created only once everything else is known to be fine.
+    let nested = dir.path().join("a").join("b").to_string_lossy().to_string();
+    let out = throng(&[
+        "bench",
+        "--headless",
+        "--level",
+        "levels/no_such_level.ron",
+        "--out",
+        &nested,
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with("throng bench: levels/no_such_level.ron:"),
+        "{err}"
+    );
+    assert!(
+        !dir.path().join("a").exists(),
+        "no folder before the level is valid"
+    );
 }
 
 #[test]

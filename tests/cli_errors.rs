@@ -130,3 +130,88 @@ fn a_device_or_fifo_as_level_is_one_line_at_once() {
         "throng: /dev/zero:1:1: cannot read the level file: it is a character device, not a regular file; only regular files are read"
     );
 }
+
+fn throng_on_display(display: Option<&str>, args: &[&str]) -> (i32, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_throng"));
+    cmd.args(args).current_dir(support::project_root());
+    match display {
+        Some(d) => cmd.env("DISPLAY", d),
+        None => cmd.env_remove("DISPLAY"),
+    };
+    let out = cmd.output().expect("binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).trim().to_string(),
+    )
+}
+
+#[test]
+fn no_display_is_one_line_not_a_panic() {
+    let unset = "no display: DISPLAY is not set (run under xvfb-run or set DISPLAY)";
+    let unreachable = "no display: cannot open the X display \":987\": no X server answers \
+                       there (run under xvfb-run or set DISPLAY)";
+    let bench = [
+        "bench", "--sizes", "10", "--frames", "1", "--modes", "pipeline",
+    ];
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out_arg = dir.path().join("bench-out").to_string_lossy().to_string();
+    let bench: Vec<&str> = bench.into_iter().chain(["--out", &out_arg]).collect();
+    for (display, args, expect) in [
+        (None, vec!["--frames", "1"], format!("throng: {unset}")),
+        (
+            Some(":987"),
+            vec!["--frames", "1"],
+            format!("throng: {unreachable}"),
+        ),
+        (None, bench.clone(), format!("throng bench: {unset}")),
+        (
+            Some(":987"),
+            bench.clone(),
+            format!("throng bench: {unreachable}"),
+        ),
+    ] {
+        let (code, err) = throng_on_display(display, &args);
+        assert_eq!(code, 1, "{display:?} {args:?}: {err}");
+        assert_eq!(err, expect, "{display:?} {args:?}");
+    }
+    // Refused before the output folder is made.
+    assert!(!dir.path().join("bench-out").exists());
+}
+
+#[test]
+fn an_unwritable_stats_out_fails_before_any_frame() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("plain");
+    std::fs::write(&file, b"x").expect("write");
+    let under_file = file.join("s.json").to_string_lossy().to_string();
+    let folder = dir.path().to_string_lossy().to_string();
+    for (path, expect) in [
+        (
+            "/missing/s.json".to_string(),
+            "throng: --stats-out /missing/s.json: the folder /missing does not exist".to_string(),
+        ),
+        (
+            under_file.clone(),
+            format!(
+                "throng: --stats-out {under_file}: the folder {} is not a folder",
+                file.display()
+            ),
+        ),
+        (
+            folder.clone(),
+            format!(
+                "throng: --stats-out {folder}: that is a folder; allowed: a file name in an \
+                 existing folder"
+            ),
+        ),
+    ] {
+        let started = std::time::Instant::now();
+        // Many frames: before the check, the error came after all of them (or, without a
+        // display, never, as a panic).
+        let (code, err) = throng(&["--frames", "100000", "--stats-out", &path]);
+        let took = started.elapsed();
+        assert_eq!(code, 2, "{path}: {err}");
+        assert_eq!(err, expect);
+        assert!(took.as_secs_f64() < 2.0, "{path}: took {took:?}");
+    }
+}

@@ -758,3 +758,56 @@ fn cli_refusals_name_the_problem_and_leave_nothing_behind() {
     }
     assert!(!out.exists() || entries(&out).is_empty());
 }
+
+#[test]
+fn bake_writes_are_all_or_nothing_and_clear_temporaries_of_killed_bakes() {
+    let dir = tempfile::tempdir().expect("temp");
+    let out = dir.path().join("vat");
+    std::fs::create_dir(&out).expect("mkdir");
+    let out_s = out.to_string_lossy().to_string();
+    let bake = |out_s: &str| {
+        throng(&[
+            "bake",
+            "tests/fixtures/models/RiggedSimple.glb",
+            "--clip",
+            "0",
+            "--format",
+            "f16",
+            "--normals",
+            "--out",
+            out_s,
+        ])
+    };
+    // A folder where the manifest goes: the manifest is written last, so no texture may appear
+    // without it, and no temporary file may stay.
+    let manifest = out.join("RiggedSimple.vat.json");
+    std::fs::create_dir(&manifest).expect("mkdir");
+    let (code, _, err) = bake(&out_s);
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        format!(
+            "throng bake: {}: cannot write: a folder has that name",
+            manifest.display()
+        )
+    );
+    assert_eq!(entries(&out), ["RiggedSimple.vat.json"]);
+    std::fs::remove_dir(&manifest).expect("rmdir");
+
+    // What a killed bake leaves: hidden temporaries of a process that is gone (no process can
+    // have id 4000000000).
+    for name in [".RiggedSimple.vat.exr", ".RiggedSimple.vat_normals.exr"] {
+        let path = out.join(format!("{name}.throng-tmp-4000000000-3"));
+        std::fs::write(path, vec![0u8; 4096]).expect("write");
+    }
+    let (code, _, err) = bake(&out_s);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        entries(&out),
+        [
+            "RiggedSimple.vat.exr",
+            "RiggedSimple.vat.json",
+            "RiggedSimple.vat_normals.exr"
+        ]
+    );
+}

@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use glam::Vec3;
 
+use crate::files::write_atomic;
 use crate::game::{FrameInput, Game, GameOptions, SimViewPolicy};
 use crate::level::{CameraMode, CameraStart, Level};
 use crate::view::camera::CameraRig;
@@ -262,15 +263,90 @@ pub fn write_outputs(
     title: &str,
 ) -> Result<Vec<std::path::PathBuf>, String> {
     let csv_path = args.out.join("bench.csv");
-    report::write_atomically(&csv_path, csv.as_bytes())?;
+    write_atomic(&csv_path, csv.as_bytes())?;
     let png = args.out.join("bench.png");
-    report::write_atomically(&png, &plot::plot_png(plotted, title)?)?;
+    write_atomic(&png, &plot::plot_png(plotted, title)?)?;
     Ok(vec![csv_path, png])
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn bench_args(out: &std::path::Path) -> BenchArgs {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Wrap {
+            #[command(flatten)]
+            bench: BenchArgs,
+        }
+        let out = out.to_string_lossy().to_string();
+        Wrap::try_parse_from(["bench", "--out", out.as_str()])
+            .expect("parses")
+            .bench
+    }
+
+    fn sample_row() -> BenchRow {
+        BenchRow {
+            mode: "pipeline".into(),
+            agents: 100,
+            frames: 3,
+            frame_ms_median: 2.0,
+            frame_ms_p95: 3.0,
+            sim_ms_median: 1.0,
+            anim_ms_median: None,
+            cull_lod_pack_ms_median: 0.5,
+            submit_ms_median: 0.5,
+            draw_calls: 4,
+            triangles: 1000,
+            uniform_bytes: 64,
+            visible: 90,
+        }
+    }
+
+    #[test]
+    fn two_benches_writing_one_folder_never_mix_csv_and_png() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let args = bench_args(dir.path());
+        let rows = [sample_row()];
+        let csv = report::to_csv(&rows);
+        std::thread::scope(|s| {
+            for _ in 0..2 {
+                s.spawn(|| {
+                    for _ in 0..40 {
+                        write_outputs(&args, &csv, &rows, "title").expect("written");
+                        let png = std::fs::read(dir.path().join("bench.png")).expect("png");
+                        assert_eq!(&png[1..4], b"PNG", "bench.png holds a PNG");
+                        let text = std::fs::read(dir.path().join("bench.csv")).expect("csv");
+                        assert_eq!(text, csv.as_bytes(), "bench.csv holds the CSV");
+                    }
+                });
+            }
+        });
+        let mut left: Vec<_> = std::fs::read_dir(dir.path())
+            .expect("read dir")
+            .map(|e| e.expect("entry").file_name())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["bench.csv", "bench.png"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_planted_link_at_the_old_temporary_name_is_not_followed() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let victim = dir.path().join("victim.txt");
+        std::fs::write(&victim, b"precious").expect("write");
+        let out = dir.path().join("out");
+        std::fs::create_dir(&out).expect("mkdir");
+        std::os::unix::fs::symlink(&victim, out.join("bench.tmp")).expect("symlink");
+        let rows = [sample_row()];
+        write_outputs(&bench_args(&out), &report::to_csv(&rows), &rows, "t").expect("written");
+        assert_eq!(std::fs::read(&victim).expect("read"), b"precious");
+        assert!(std::fs::read(out.join("bench.csv"))
+            .expect("csv")
+            .starts_with(b"mode,agents"));
+    }
 
     #[test]
     fn camera_path_is_fixed_and_sweeps_a_quarter_turn() {

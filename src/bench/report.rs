@@ -1,7 +1,6 @@
 //! Benchmark results: statistics per run, the CSV, and the table printed at the end.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 /// One size × mode measurement.
 #[derive(Debug, Clone, PartialEq)]
@@ -256,13 +255,6 @@ pub fn to_csv(rows: &[BenchRow]) -> String {
         );
     }
     s
-}
-
-/// Writes through a temporary name and renames, so an interrupted run leaves no half file.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, bytes).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// A fixed-width table with, per size, how many times slower each mode is than the first.

@@ -14,6 +14,7 @@ use super::bake::{BakedClip, VatBake, VatLayout, VatPrimitive};
 use super::encode::{self, VatAabb, VatFormat};
 use super::reduce::bracket;
 use super::{VatError, VatSpace};
+use crate::files::{stage, WriteError};
 
 pub const MANIFEST_FORMAT: &str = "throng-vat/1";
 
@@ -311,40 +312,31 @@ fn encode_image(
     Ok((info, bytes))
 }
 
-/// Temporary names first, then renames with the manifest (the last entry) last.
+/// Every file is written in full under a temporary name first; then the renames, the manifest
+/// (the last entry) last, so a reader that finds the manifest finds the textures it names. A
+/// failure removes every temporary file not yet renamed.
 fn write_atomically(
     dir: &Path,
     files: &[(String, Vec<u8>)],
 ) -> Result<Vec<(PathBuf, u64)>, VatError> {
-    let pid = std::process::id();
-    let tmp_of = |name: &str| dir.join(format!(".{name}.tmp-{pid}"));
-    let cleanup = |upto: usize| {
-        for (name, _) in &files[..upto] {
-            let _ = std::fs::remove_file(tmp_of(name));
-        }
+    let failed = |e: WriteError| {
+        VatError::new(
+            e.path.display().to_string(),
+            format!("cannot write: {}", e.reason),
+        )
     };
-    for (i, (name, bytes)) in files.iter().enumerate() {
-        if let Err(e) = std::fs::write(tmp_of(name), bytes) {
-            cleanup(i + 1);
-            return Err(VatError::new(
-                dir.join(name).display().to_string(),
-                format!("cannot write: {e}"),
-            ));
-        }
+    let mut staged = Vec::with_capacity(files.len());
+    for (name, bytes) in files {
+        staged.push((
+            stage(&dir.join(name), bytes).map_err(failed)?,
+            bytes.len() as u64,
+        ));
     }
-    let mut out = Vec::new();
-    for (i, (name, bytes)) in files.iter().enumerate() {
-        let dest = dir.join(name);
-        if let Err(e) = std::fs::rename(tmp_of(name), &dest) {
-            for (n, _) in &files[i..] {
-                let _ = std::fs::remove_file(tmp_of(n));
-            }
-            return Err(VatError::new(
-                dest.display().to_string(),
-                format!("cannot rename into place: {e}"),
-            ));
-        }
-        out.push((dest, bytes.len() as u64));
+    let mut out = Vec::with_capacity(staged.len());
+    for (file, len) in staged {
+        let dest = file.path().to_path_buf();
+        file.commit().map_err(failed)?;
+        out.push((dest, len));
     }
     Ok(out)
 }
