@@ -5,23 +5,11 @@
 mod support;
 
 use std::path::Path;
-use std::sync::mpsc;
-use std::time::Duration;
 
 use serde_json::{json, Value};
 use support::gltf_builder::{skinned_triangle, Builder};
 use throng::asset::{load_file, load_slice};
 use throng::tools::inspect::{run_inspect, InspectArgs};
-
-/// Runs `f` on its own thread and gives up after 5 s, so a read that blocks fails the test.
-fn within_5s<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(f());
-    });
-    rx.recv_timeout(Duration::from_secs(5))
-        .expect("finished within 5 s (a FIFO or device was waited on)")
-}
 
 /// The triangle as a .gltf whose buffer is the side file `uri` (the bytes are returned, for
 /// writing that file).
@@ -35,7 +23,7 @@ fn triangle_with_buffer_uri(uri: &str) -> (Vec<u8>, Vec<u8>) {
 fn import_from(dir: &Path, name: &str, gltf: &[u8]) -> Result<throng::asset::SceneAsset, String> {
     let path = dir.join(name);
     std::fs::write(&path, gltf).expect("write");
-    within_5s(move || load_file(&path).map_err(|e| e.to_string()))
+    support::within_5s(move || load_file(&path).map_err(|e| e.to_string()))
 }
 
 fn mkfifo(path: &Path) {
@@ -281,7 +269,7 @@ fn image_side_files_are_read_capped_and_decoded_with_limits() {
         textured_triangle(json!({"uri": uri, "mimeType": "image/png"})),
     )
     .expect("write");
-    let scene = within_5s(move || load_file(&model).expect("imports"));
+    let scene = support::within_5s(move || load_file(&model).expect("imports"));
     assert_eq!(
         scene.textures[0].error.as_deref(),
         Some(

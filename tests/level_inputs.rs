@@ -2,9 +2,9 @@
 //! absurd nesting, and hot reload of edits that keep the size and the modification time. Each
 //! ends in a one-line error (or the reload) at once, never a hang or a runaway read.
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
-use std::time::Duration;
 
 use throng::level::{load_level, parse_level, LevelWatcher};
 
@@ -12,17 +12,6 @@ const MINIMAL: &str = include_str!("fixtures/levels/minimal.ron");
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Runs `f` on its own thread and gives up after 5 s, so a read that blocks fails the test
-/// instead of hanging it.
-fn within_5s<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(f());
-    });
-    rx.recv_timeout(Duration::from_secs(5))
-        .expect("finished within 5 s (a FIFO or device was waited on)")
 }
 
 fn mkfifo(path: &Path) {
@@ -35,7 +24,7 @@ fn mkfifo(path: &Path) {
 
 #[test]
 fn a_device_as_level_is_refused_without_reading_it() {
-    let err = within_5s(|| load_level(Path::new("/dev/zero"), root()).map(|_| ()))
+    let err = support::within_5s(|| load_level(Path::new("/dev/zero"), root()).map(|_| ()))
         .unwrap_err()
         .to_string();
     assert_eq!(
@@ -50,7 +39,7 @@ fn a_fifo_as_level_is_refused_without_waiting_for_a_writer() {
     let fifo = dir.path().join("level.ron");
     mkfifo(&fifo);
     let label = fifo.display().to_string();
-    let err = within_5s(move || load_level(&fifo, root()).map(|_| ()))
+    let err = support::within_5s(move || load_level(&fifo, root()).map(|_| ()))
         .unwrap_err()
         .to_string();
     assert_eq!(
@@ -101,7 +90,7 @@ fn absurd_nesting_is_refused_with_a_clear_message() {
     // 100 000 open brackets: the field locator used to copy the path of every enclosing list
     // per token (quadratic) and ron's recursion limit came only after it.
     let src = format!("Level(name: {}", "[".repeat(100_000));
-    let err = within_5s(move || parse_level(&src, "deep.ron", root()).map(|_| ()))
+    let err = support::within_5s(move || parse_level(&src, "deep.ron", root()).map(|_| ()))
         .unwrap_err()
         .to_string();
     assert_eq!(
@@ -154,7 +143,7 @@ fn hot_reload_of_a_fifo_swapped_in_is_an_error_not_a_hang() {
     std::fs::remove_file(&path).expect("remove");
     mkfifo(&path);
     let label = path.display().to_string();
-    let (watcher_back, result) = within_5s(move || {
+    let (watcher_back, result) = support::within_5s(move || {
         let r = watcher.poll().map(|r| r.map(|_| ()));
         (watcher, r)
     });
@@ -168,7 +157,7 @@ fn hot_reload_of_a_fifo_swapped_in_is_an_error_not_a_hang() {
         format!("{label}:1:1: cannot read the level file: it is a FIFO (named pipe), not a regular file; only regular files are read")
     );
     // The same unreadable file is reported once, then the watcher waits for a change.
-    let (_, again) = within_5s(move || {
+    let (_, again) = support::within_5s(move || {
         let r = watcher.poll().map(|r| r.map(|_| ()));
         (watcher, r)
     });
@@ -209,7 +198,7 @@ fn a_model_path_that_is_not_a_regular_file_says_so() {
         "assets/characters/Casual_Male.gltf",
         &fifo.display().to_string(),
     );
-    let err = within_5s(move || parse_level(&src, "fifo.ron", root()).map(|_| ()))
+    let err = support::within_5s(move || parse_level(&src, "fifo.ron", root()).map(|_| ()))
         .unwrap_err()
         .to_string();
     assert!(

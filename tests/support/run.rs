@@ -144,3 +144,14 @@ pub fn read_jpeg(path: &Path) -> Rgb8Image {
         pixels: rgb.chunks(3).map(|c| [c[0], c[1], c[2]]).collect(),
     }
 }
+
+/// Runs `f` on its own thread and gives up after 5 s, so a read that blocks (a FIFO, a device)
+/// fails the test instead of hanging it.
+pub fn within_5s<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(5))
+        .expect("finished within 5 s (a FIFO or device was waited on)")
+}
