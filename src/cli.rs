@@ -47,7 +47,8 @@ pub struct PlayArgs {
     /// Replace the level's crowd seed.
     #[arg(long, value_parser = parse_seed, allow_hyphen_values = true)]
     pub seed: Option<u64>,
-    /// Replace the level's crowd size (0 to 1000000).
+    /// Replace the level's crowd size (0 to 1000000, and at most what the level holds: 5 people
+    /// per m² of free ground).
     #[arg(long, value_parser = parse_crowd, allow_hyphen_values = true)]
     pub crowd: Option<u32>,
     /// Quit after this many frames (at least 1).
