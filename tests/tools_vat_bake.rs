@@ -758,3 +758,136 @@ fn cli_refusals_name_the_problem_and_leave_nothing_behind() {
     }
     assert!(!out.exists() || entries(&out).is_empty());
 }
+
+// ---- hardening (issue #15): sizes checked against stated limits before sampling ----
+
+/// The builder's skinned triangle with its clip's last key at `end` seconds, as a file.
+fn triangle_until(end: f32) -> Vec<u8> {
+    let (b, doc) = support::gltf_builder::skinned_triangle_keys([0.0, 0.5, end]);
+    b.finish(doc)
+}
+
+fn long_clip(end: f32) -> SceneAsset {
+    throng::asset::load_slice("Long.gltf", &triangle_until(end), None)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn a_clip_too_long_to_sample_is_refused_up_front_with_or_without_max_error() {
+    // 1.5e8 s at 30 fps is past u32::MAX frames (the count used to wrap to 0 and panic);
+    // 3e38 s is near f32::MAX.
+    for (end, shown, frames) in [
+        (1e5, "100000", "3000001"),
+        (1.5e8, "1.5e8", "4500000001"),
+        (3e38, "3e38", "9.00e39"),
+    ] {
+        for max_error in [None, Some(0.001)] {
+            let started = std::time::Instant::now();
+            let e = bake_err(
+                &long_clip(end),
+                &BakeOptions {
+                    max_error,
+                    ..BakeOptions::default()
+                },
+            );
+            assert_eq!(
+                e,
+                format!(
+                    "Long.gltf: clip \"Walk\" lasts {shown} s: {frames} frames at 30 fps, above the \
+                     limit of 65536 sampled frames per bake (all clips together); bake fewer or \
+                     shorter clips (--clip) or lower --fps"
+                ),
+                "{end} {max_error:?}"
+            );
+            assert!(started.elapsed().as_secs_f32() < 1.0, "{end} {max_error:?}");
+        }
+    }
+}
+
+#[test]
+fn sampled_bytes_are_limited_before_sampling() {
+    // Casual_Male: 8804 vertices; 17 clips at 240 fps are ~5700 frames: ~600 MB of positions.
+    let scene = load("Casual_Male.gltf");
+    let e = bake_err(
+        &scene,
+        &BakeOptions {
+            fps: 240,
+            max_error: Some(0.001),
+            ..BakeOptions::default()
+        },
+    );
+    assert!(
+        e.starts_with("Casual_Male.gltf: sampling 17 clips would hold ")
+            && e.contains(" frames of 8804 vertices), above the limit of 256 MiB; bake fewer or shorter clips (--clip) or lower --fps"),
+        "{e}"
+    );
+}
+
+#[test]
+fn an_aabb_pad_out_of_range_is_refused() {
+    let scene = load("RiggedSimple.glb");
+    for pad in [3e38, 1001.0, -1.0, f32::NAN, f32::INFINITY] {
+        let e = bake_err(
+            &scene,
+            &BakeOptions {
+                aabb_pad: pad,
+                ..BakeOptions::default()
+            },
+        );
+        assert_eq!(
+            e,
+            format!(
+                "RiggedSimple.glb: AABB pad {pad} is not allowed; allowed: a distance in metres \
+                 from 0 to 1000"
+            )
+        );
+    }
+    // The largest pad still gives a finite box.
+    let baked = bake_ok(
+        &scene,
+        &BakeOptions {
+            aabb_pad: 1000.0,
+            ..BakeOptions::default()
+        },
+    );
+    assert!(baked
+        .aabb
+        .size
+        .iter()
+        .all(|s| s.is_finite() && *s >= 2000.0));
+}
+
+#[test]
+fn cli_refuses_a_huge_pad_and_a_huge_clip_and_writes_nothing() {
+    let dir = tempfile::tempdir().expect("temp");
+    let out = dir.path().join("out");
+    let out_s = out.to_string_lossy().to_string();
+    let (code, stdout, err) = throng(&[
+        "bake",
+        "tests/fixtures/models/RiggedSimple.glb",
+        "--all",
+        "--pad",
+        "3e38",
+        "--out",
+        &out_s,
+    ]);
+    assert_eq!(code, 2, "{stdout}\n{err}");
+    assert!(
+        err.contains("`3e38` is not a distance; allowed: a number of metres from 0 to 1000"),
+        "{err}"
+    );
+    let model = dir.path().join("Long.gltf");
+    std::fs::write(&model, triangle_until(3e38)).expect("write model");
+    let model_s = model.to_string_lossy().to_string();
+    for extra in [&[][..], &["--max-error", "0.001"][..]] {
+        let mut args = vec!["bake", model_s.as_str(), "--all", "--out", out_s.as_str()];
+        args.extend_from_slice(extra);
+        let (code, _, err) = throng(&args);
+        assert_eq!(code, 1, "{extra:?}: {err}");
+        assert!(
+            err.starts_with("throng bake: Long.gltf: clip \"Walk\" lasts 3e38 s: 9.00e39 frames"),
+            "{extra:?}: {err}"
+        );
+    }
+    assert!(!out.exists() || entries(&out).is_empty());
+}
