@@ -899,3 +899,39 @@ fn knights_and_robots_have_a_clip_for_every_activity() {
         "{talking} vs {rest}"
     );
 }
+
+#[path = "support/gltf_builder.rs"]
+mod gltf_builder;
+
+#[test]
+fn a_clip_too_long_for_the_animation_texture_is_a_load_error_naming_model_and_clip() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().expect("temp");
+    // 1e5 s needed 3 million rows (a 15.9 GB allocation abort with a real skeleton); 1.5e8 s
+    // and 3e38 s overflowed the row count.
+    for (end, shown, rows) in [
+        (1e5f32, "100000", "3000001"),
+        (1.5e8, "1.5e8", "4500000001"),
+        (3e38, "3e38", "9.00e39"),
+    ] {
+        let (b, doc) = gltf_builder::skinned_triangle_keys([0.0, 0.5, end]);
+        let model = dir.path().join("Long.gltf");
+        std::fs::write(&model, b.finish(doc)).expect("write model");
+        let mut level = load_level(&root.join("levels/plaza.ron"), root).expect("plaza loads");
+        level.crowd.models[0].path = model.to_string_lossy().into_owned();
+        let started = std::time::Instant::now();
+        let err = CrowdAssets::load(&level, root, "plaza.ron")
+            .err()
+            .expect("refused");
+        assert_eq!(
+            err.0,
+            format!(
+                "plaza.ron: crowd.models[0] `casual_male` ({}): baking `Walk`: the clip lasts \
+                 {shown} s: {rows} rows at 30 fps, above the animation texture's limit of 16384 \
+                 rows; shorten the clip or give this activity another",
+                model.display()
+            )
+        );
+        assert!(started.elapsed().as_secs_f32() < 1.0, "{end}");
+    }
+}
