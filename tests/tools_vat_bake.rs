@@ -891,3 +891,33 @@ fn cli_refuses_a_huge_pad_and_a_huge_clip_and_writes_nothing() {
     }
     assert!(!out.exists() || entries(&out).is_empty());
 }
+
+#[test]
+fn cli_with_a_closed_stdout_still_bakes_and_exits_quietly() {
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().expect("temp");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_throng"))
+        .args([
+            "bake",
+            "tests/fixtures/models/RiggedSimple.glb",
+            "--clip",
+            "0",
+        ])
+        .arg("--out")
+        .arg(dir.path())
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    // The reader goes away long before the bake prints its summary (`throng bake ... | head -0`).
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("waits");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(stderr, "");
+    assert_eq!(
+        entries(dir.path()),
+        ["RiggedSimple.vat.exr", "RiggedSimple.vat.json"]
+    );
+}
