@@ -935,3 +935,37 @@ fn a_clip_too_long_for_the_animation_texture_is_a_load_error_naming_model_and_cl
         assert!(started.elapsed().as_secs_f32() < 1.0, "{end}");
     }
 }
+
+#[test]
+fn the_crowd_vat_is_refused_before_allocating_past_its_limit() {
+    use throng::crowd_assets::vat_runtime::{CrowdVat, MAX_VAT_BYTES, VAT_LODS};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut level = load_level(&root.join("levels/plaza.ron"), root).expect("plaza loads");
+    level.crowd.models.truncate(1);
+    let mut scene =
+        throng::asset::load_file(&root.join(&level.crowd.models[0].path)).expect("model loads");
+    // A 530 s idle clip: 15901 rows, inside the matrix texture's 16384, but every row of the
+    // VAT holds the mid and far meshes of the body and its props (~1100 vertices): ~290 MB.
+    let idle = scene
+        .animations
+        .iter_mut()
+        .find(|c| c.name == "Idle")
+        .expect("idle clip");
+    idle.duration = 530.0;
+    let assets = CrowdAssets::from_scenes(&level, &[scene], "plaza.ron").expect("assets");
+    assert!(assets.texture.rows > 15_901, "{}", assets.texture.rows);
+    let started = std::time::Instant::now();
+    let err = match CrowdVat::bake(&assets, VAT_LODS, 65_536) {
+        Ok(vat) => panic!("baked {} MiB", vat.bytes() >> 20),
+        Err(e) => e,
+    };
+    assert!(
+        err.starts_with("the vertex animation texture would take ")
+            && err.ends_with(&format!(
+                "above its limit of {} MiB; use shorter clips or fewer levels of detail",
+                MAX_VAT_BYTES >> 20
+            )),
+        "{err}"
+    );
+    assert!(started.elapsed().as_secs_f32() < 1.0);
+}
