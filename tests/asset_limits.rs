@@ -4,7 +4,9 @@
 mod support;
 use serde_json::json;
 use support::gltf_builder::{skinned_triangle, Builder};
-use throng::asset::limits::{MAX_DECODED_BYTES, MAX_INSTANCED_JOINTS, MAX_INSTANCED_VERTICES};
+use throng::asset::limits::{
+    MAX_DECODED_BYTES, MAX_INSTANCED_JOINTS, MAX_INSTANCED_VERTICES, MAX_NODES,
+};
 use throng::asset::load_slice;
 
 fn import(bytes: &[u8]) -> Result<throng::asset::SceneAsset, String> {
@@ -44,28 +46,28 @@ fn morph_targets_sharing_one_accessor_cannot_decode_past_the_limit() {
 fn nodes_instancing_one_mesh_cannot_pass_the_vertex_limit() {
     let mut b = Builder::new();
     let pos = mesh_of(&mut b, 1000);
-    // 1100 nodes × 1000 vertices: 1.1 million posed vertices from a 40 KB file.
-    let nodes: Vec<_> = (0..1100).map(|_| json!({"mesh": 0})).collect();
+    // 300 nodes × 1000 vertices: 300000 posed vertices from a 20 KB file.
+    let nodes: Vec<_> = (0..300).map(|_| json!({"mesh": 0})).collect();
     let doc = json!({
-        "scene": 0, "scenes": [{"nodes": (0..1100).collect::<Vec<_>>()}], "nodes": nodes,
+        "scene": 0, "scenes": [{"nodes": (0..300).collect::<Vec<_>>()}], "nodes": nodes,
         "meshes": [{"primitives": [{"attributes": {"POSITION": pos}}]}],
     });
     assert_eq!(
         import(&b.finish(doc)).unwrap_err(),
         format!(
-            "Test.gltf: its nodes instance 1100000 vertices (each node counts its mesh's or \
+            "Test.gltf: its nodes instance 300000 vertices (each node counts its mesh's or \
              skin's again), above the limit of {MAX_INSTANCED_VERTICES}"
         )
     );
-    // 1000 nodes stay within it.
+    // 250 nodes stay within it.
     let mut b = Builder::new();
     let pos = mesh_of(&mut b, 1000);
-    let nodes: Vec<_> = (0..1000).map(|_| json!({"mesh": 0})).collect();
+    let nodes: Vec<_> = (0..250).map(|_| json!({"mesh": 0})).collect();
     let doc = json!({
-        "scene": 0, "scenes": [{"nodes": (0..1000).collect::<Vec<_>>()}], "nodes": nodes,
+        "scene": 0, "scenes": [{"nodes": (0..250).collect::<Vec<_>>()}], "nodes": nodes,
         "meshes": [{"primitives": [{"attributes": {"POSITION": pos}}]}],
     });
-    assert_eq!(import(&b.finish(doc)).unwrap().nodes.len(), 1000);
+    assert_eq!(import(&b.finish(doc)).unwrap().nodes.len(), 250);
 }
 
 #[test]
@@ -83,6 +85,19 @@ fn nodes_instancing_one_skin_cannot_pass_the_joint_limit() {
             "Test.gltf: its nodes instance 80002 skin joints (each node counts its mesh's or \
              skin's again), above the limit of {MAX_INSTANCED_JOINTS}"
         )
+    );
+}
+
+#[test]
+fn a_node_count_past_the_limit_is_refused() {
+    let (b, mut doc) = skinned_triangle();
+    // 70000 empty nodes: 140 KB of JSON.
+    let mut nodes = doc["nodes"].as_array().unwrap().clone();
+    nodes.extend((0..70_000).map(|_| json!({})));
+    doc["nodes"] = json!(nodes);
+    assert_eq!(
+        import(&b.finish(doc)).unwrap_err(),
+        format!("Test.gltf: it has 70003 nodes, above the limit of {MAX_NODES}")
     );
 }
 

@@ -937,6 +937,44 @@ fn a_clip_too_long_for_the_animation_texture_is_a_load_error_naming_model_and_cl
 }
 
 #[test]
+fn a_clip_on_a_deep_scene_is_refused_before_sampling_every_node_every_row() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().expect("temp");
+    // 500 s: 15001 rows (inside 16384), each posing 6003 nodes: 9e7 node updates.
+    let (b, mut doc) = gltf_builder::skinned_triangle_keys([0.0, 0.5, 500.0]);
+    let nodes = doc["nodes"].as_array_mut().unwrap();
+    for i in 0..6000 {
+        nodes.push(if i + 1 < 6000 {
+            serde_json::json!({"children": [3 + i + 1]})
+        } else {
+            serde_json::json!({})
+        });
+    }
+    doc["scenes"][0]["nodes"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!(3));
+    let model = dir.path().join("Deep.gltf");
+    std::fs::write(&model, b.finish(doc)).expect("write model");
+    let mut level = load_level(&root.join("levels/plaza.ron"), root).expect("plaza loads");
+    level.crowd.models[0].path = model.to_string_lossy().into_owned();
+    let started = std::time::Instant::now();
+    let err = CrowdAssets::load(&level, root, "plaza.ron")
+        .err()
+        .expect("refused");
+    assert_eq!(
+        err.0,
+        format!(
+            "plaza.ron: crowd.models[0] `casual_male` ({}): baking `Walk`: the clip's 15001 rows \
+             would each pose 6003 nodes (90051003 node updates), above the limit of 67108864; \
+             shorten the clip or use a smaller scene",
+            model.display()
+        )
+    );
+    assert!(started.elapsed().as_secs_f32() < 1.0);
+}
+
+#[test]
 fn the_crowd_vat_is_refused_before_allocating_past_its_limit() {
     use throng::crowd_assets::vat_runtime::{CrowdVat, MAX_VAT_BYTES, VAT_LODS};
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

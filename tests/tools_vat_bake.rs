@@ -921,3 +921,46 @@ fn cli_with_a_closed_stdout_still_bakes_and_exits_quietly() {
         ["RiggedSimple.vat.exr", "RiggedSimple.vat.json"]
     );
 }
+
+/// The builder's triangle with its clip's last key at `end` and a chain of `depth` extra nodes
+/// under the scene: few vertices, but every sampled frame updates every node.
+fn deep_triangle_until(end: f32, depth: usize) -> Vec<u8> {
+    let (b, mut doc) = support::gltf_builder::skinned_triangle_keys([0.0, 0.5, end]);
+    let first = doc["nodes"].as_array().unwrap().len();
+    let nodes = doc["nodes"].as_array_mut().unwrap();
+    for i in 0..depth {
+        let next = first + i + 1;
+        nodes.push(if i + 1 < depth {
+            serde_json::json!({"children": [next]})
+        } else {
+            serde_json::json!({})
+        });
+    }
+    doc["scenes"][0]["nodes"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!(first));
+    b.finish(doc)
+}
+
+#[test]
+fn posing_work_is_limited_before_sampling() {
+    // 30001 frames × 40006 nodes: 1.2e9 world-matrix updates (half a minute), 1 MB of values.
+    let scene = throng::asset::load_slice("Deep.gltf", &deep_triangle_until(1000.0, 40_000), None)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let started = std::time::Instant::now();
+    let e = bake_err(
+        &scene,
+        &BakeOptions {
+            max_error: Some(0.001),
+            ..BakeOptions::default()
+        },
+    );
+    assert_eq!(
+        e,
+        "Deep.gltf: sampling 1 clips would pose 30001 frames of 40003 nodes and 3 vertices \
+         (1200220006 node and vertex updates), above the limit of 1073741824; bake fewer or \
+         shorter clips (--clip) or lower --fps"
+    );
+    assert!(started.elapsed().as_secs_f32() < 1.0);
+}

@@ -24,6 +24,10 @@ pub const MAX_JOINTS: u32 = 1024;
 /// Bytes of texel data (RGBA32F): the GPU memory the texture may take.
 pub const MAX_BYTES: u64 = 64 << 20;
 
+/// Sampling work of one clip: rows × nodes, since every row poses the whole scene. 2^26 is
+/// under 2 s in a debug build; the bundled characters need ~3000 per clip.
+pub const MAX_SAMPLE_WORK: u64 = 1 << 26;
+
 /// Where one baked clip lives in the texture and how its time maps onto rows.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ClipRows {
@@ -111,6 +115,14 @@ impl AnimTexture {
         }
         let duration = clip.duration.max(0.0);
         let frames = self.check_rows(duration, fps)?;
+        let work = frames as u64 * sampler.pose().node_count() as u64;
+        if work > MAX_SAMPLE_WORK {
+            return Err(AnimError::Limit(format!(
+                "the clip's {frames} rows would each pose {} nodes ({work} node updates), above \
+                 the limit of {MAX_SAMPLE_WORK}; shorten the clip or use a smaller scene",
+                sampler.pose().node_count()
+            )));
+        }
         let mut rows = ClipRows {
             first_row: self.rows,
             frames,

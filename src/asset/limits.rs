@@ -13,9 +13,13 @@ use super::error::ImportError;
 /// largest bundled model (Knight.glb) decodes to about 2 MiB.
 pub const MAX_DECODED_BYTES: u64 = 128 << 20;
 
+/// Nodes: every posed instance holds a local and a world transform per node, every report a
+/// line or matrix. The largest bundled model has 924.
+pub const MAX_NODES: u64 = 1 << 16;
+
 /// Vertices over all mesh instances (nodes × their mesh's vertices): what posing,
 /// `throng inspect --pose` and a bake hold per frame.
-pub const MAX_INSTANCED_VERTICES: u64 = 1 << 20;
+pub const MAX_INSTANCED_VERTICES: u64 = 1 << 18;
 
 /// Joint matrices over all skinned mesh instances (nodes × their skin's joints): the
 /// skinning palettes of one posed scene.
@@ -36,6 +40,13 @@ pub fn check_document(file: &str, doc: &gltf::Document) -> Result<(), ImportErro
                 decoded.div_ceil(1 << 20),
                 MAX_DECODED_BYTES >> 20
             ),
+        ));
+    }
+    let nodes = doc.nodes().len() as u64;
+    if nodes > MAX_NODES {
+        return Err(ImportError::new(
+            file,
+            format!("it has {nodes} nodes, above the limit of {MAX_NODES}"),
         ));
     }
     let (mut vertices, mut joints, mut weights) = (0u64, 0u64, 0u64);

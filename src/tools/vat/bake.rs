@@ -48,14 +48,19 @@ pub struct BakeLimits {
     /// Bytes of sampled positions (and normals) over all chosen clips: frames × vertices ×
     /// 12 bytes (× 2 with normals). A bake's peak memory is about four times this.
     pub max_sampled_bytes: u64,
+    /// Posing work: frames × (nodes + vertices), since every frame updates every node's world
+    /// matrix and skins every vertex. A deep scene with few vertices passes the byte limit.
+    pub max_pose_work: u64,
 }
 
 impl BakeLimits {
     /// 65536 frames is 36 minutes of clips at 30 fps; 256 MiB holds every clip of the bundled
-    /// characters at 60 fps with normals.
+    /// characters at 60 fps with normals; 2^30 units of posing work are about 20 s in a debug
+    /// build (every clip of Casual_Male at 30 fps is 6.3 M).
     pub const DEFAULT: BakeLimits = BakeLimits {
         max_source_frames: 65_536,
         max_sampled_bytes: 256 << 20,
+        max_pose_work: 1 << 30,
     };
 }
 
@@ -519,6 +524,19 @@ fn check_sampling(
                 clip_indices.len(),
                 bytes.div_ceil(1 << 20),
                 limits.max_sampled_bytes >> 20
+            ),
+        ));
+    }
+    let work = total.saturating_mul(scene.nodes.len() as u64 + vertex_count as u64);
+    if work > limits.max_pose_work {
+        return Err(VatError::new(
+            &scene.source,
+            format!(
+                "sampling {} clips would pose {total} frames of {} nodes and {vertex_count} \
+                 vertices ({work} node and vertex updates), above the limit of {}; {fix}",
+                clip_indices.len(),
+                scene.nodes.len(),
+                limits.max_pose_work
             ),
         ));
     }
