@@ -964,3 +964,60 @@ fn posing_work_is_limited_before_sampling() {
     );
     assert!(started.elapsed().as_secs_f32() < 1.0);
 }
+
+#[test]
+fn load_vat_checks_sizes_before_reading_pixels() {
+    let scene = load("RiggedSimple.glb");
+    let baked = bake_ok(
+        &scene,
+        &BakeOptions {
+            clips: clips(&["0"]),
+            ..BakeOptions::default()
+        },
+    );
+    let dir = tempfile::tempdir().expect("temp");
+    let (files, _) = write_and_load(&baked, VatFormat::F32, dir.path());
+    let text = std::fs::read_to_string(&files.manifest_path).expect("manifest");
+    let manifest: Value = serde_json::from_str(&text).expect("json");
+
+    // The rgba8x2 image height (2 × frames) overflowed u32 (a panic in debug builds).
+    let mut huge = manifest.clone();
+    huge["layout"]["frame_count"] = serde_json::json!(u32::MAX);
+    huge["encoding"] = serde_json::json!("rgba8x2");
+    std::fs::write(&files.manifest_path, huge.to_string()).expect("write");
+    let e = load_vat(&files.manifest_path)
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(
+        e.ends_with(
+            "layout 160 x 4294967295 texels is above the limits (65536 rows, 33554432 texels)"
+        ),
+        "{e}"
+    );
+
+    // An image whose header is not the manifest's size is refused from its header.
+    let bigger = bake_ok(
+        &scene,
+        &BakeOptions {
+            fps: 60,
+            ..BakeOptions::default()
+        },
+    );
+    let other = tempfile::tempdir().expect("temp");
+    let (big_files, _) = write_and_load(&bigger, VatFormat::F32, other.path());
+    std::fs::write(&files.manifest_path, manifest.to_string()).expect("write");
+    std::fs::copy(&big_files.texture_path, &files.texture_path).expect("copy");
+    let e = load_vat(&files.manifest_path)
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(
+        e.ends_with(&format!(
+            "image header declares Some((160, {})), the manifest says 160x{}",
+            bigger.layout.height(),
+            baked.layout.height()
+        )),
+        "{e}"
+    );
+}
