@@ -136,11 +136,11 @@ impl Model {
 
     fn glb(&self) -> Vec<u8> {
         let mut text = serde_json::to_vec(&self.json).unwrap();
-        while text.len() % 4 != 0 {
+        while !text.len().is_multiple_of(4) {
             text.push(b' ');
         }
         let mut bin = self.bin.clone();
-        while bin.len() % 4 != 0 {
+        while !bin.len().is_multiple_of(4) {
             bin.push(0);
         }
         let mut out = Vec::new();
@@ -349,9 +349,9 @@ fn mutate(rng: &mut fastrand::Rng, m: &mut Model) -> String {
                         json!({})
                     });
                 }
-                m.json["scenes"][0]["nodes"]
-                    .as_array_mut()
-                    .map(|r| r.push(json!(nodes)));
+                if let Some(roots) = m.json["scenes"][0]["nodes"].as_array_mut() {
+                    roots.push(json!(nodes));
+                }
                 format!("chain of {depth} nodes")
             } else {
                 let (a, b) = (rng.usize(0..nodes), rng.usize(0..nodes));
