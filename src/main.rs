@@ -11,6 +11,7 @@ use throng::cli::{check_crowd_fits, check_play_outputs, find_asset_root, Cli, Co
 use throng::display_check::check_display;
 use throng::level::{load_level, LevelWatcher};
 use throng::tools::inspect::run_inspect;
+use throng::tools::output::{print_error, print_line};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -18,26 +19,32 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => play(args),
         Some(Command::Bench(args)) => bench(args),
         Some(Command::Inspect(args)) => match run_inspect(&args) {
-            Ok(text) => {
-                println!("{text}");
-                ExitCode::SUCCESS
-            }
+            Ok(text) => print_output("inspect", &text),
             Err(e) => {
-                eprintln!("throng inspect: {e}");
+                print_error(&format!("throng inspect: {e}"));
                 ExitCode::from(1)
             }
         },
         Some(Command::Bake(args)) => match throng::tools::vat::cli::run_bake(&args) {
-            Ok(text) => {
-                println!("{text}");
-                ExitCode::SUCCESS
-            }
+            Ok(text) => print_output("bake", &text),
             Err(e) => {
-                eprintln!("throng bake: {e}");
+                print_error(&format!("throng bake: {e}"));
                 ExitCode::from(1)
             }
         },
         None => play(cli.play),
+    }
+}
+
+/// Prints a command's result: a reader that closed the pipe early (`| head`) ends it quietly,
+/// any other write failure is an error.
+fn print_output(command: &str, text: &str) -> ExitCode {
+    match print_line(text) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            print_error(&format!("throng {command}: writing the output: {e}"));
+            ExitCode::from(1)
+        }
     }
 }
 
@@ -103,11 +110,11 @@ fn bench(args: BenchArgs) -> ExitCode {
     let title = format!("{} - {kind}, {} frames per run", level.name, args.frames);
     match write_outputs(&args, &csv, &rows, &title) {
         Ok(paths) => {
-            print!("{table}");
+            let mut text = table.trim_end().to_string();
             for p in paths {
-                println!("wrote {}", p.display());
+                text.push_str(&format!("\nwrote {}", p.display()));
             }
-            ExitCode::SUCCESS
+            print_output("bench", &text)
         }
         Err(e) => {
             eprintln!("throng bench: {e}");

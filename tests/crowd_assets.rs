@@ -963,3 +963,111 @@ fn knights_and_robots_have_a_clip_for_every_activity() {
         "{talking} vs {rest}"
     );
 }
+
+#[path = "support/gltf_builder.rs"]
+mod gltf_builder;
+
+#[test]
+fn a_clip_too_long_for_the_animation_texture_is_a_load_error_naming_model_and_clip() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().expect("temp");
+    // 1e5 s needed 3 million rows (a 15.9 GB allocation abort with a real skeleton); 1.5e8 s
+    // and 3e38 s overflowed the row count.
+    for (end, shown, rows) in [
+        (1e5f32, "100000", "3000001"),
+        (1.5e8, "1.5e8", "4500000001"),
+        (3e38, "3e38", "9.00e39"),
+    ] {
+        let (b, doc) = gltf_builder::skinned_triangle_keys([0.0, 0.5, end]);
+        let model = dir.path().join("Long.gltf");
+        std::fs::write(&model, b.finish(doc)).expect("write model");
+        let mut level = load_level(&root.join("levels/plaza.ron"), root).expect("plaza loads");
+        level.crowd.models[0].path = model.to_string_lossy().into_owned();
+        let started = std::time::Instant::now();
+        let err = CrowdAssets::load(&level, root, "plaza.ron")
+            .err()
+            .expect("refused");
+        assert_eq!(
+            err.0,
+            format!(
+                "plaza.ron: crowd.models[0] `casual_male` ({}): baking `Walk`: the clip lasts \
+                 {shown} s: {rows} rows at 30 fps, above the animation texture's limit of 16384 \
+                 rows; shorten the clip or give this activity another",
+                model.display()
+            )
+        );
+        assert!(started.elapsed().as_secs_f32() < 1.0, "{end}");
+    }
+}
+
+#[test]
+fn a_clip_on_a_deep_scene_is_refused_before_sampling_every_node_every_row() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().expect("temp");
+    // 500 s: 15001 rows (inside 16384), each posing 6003 nodes: 9e7 node updates.
+    let (b, mut doc) = gltf_builder::skinned_triangle_keys([0.0, 0.5, 500.0]);
+    let nodes = doc["nodes"].as_array_mut().unwrap();
+    for i in 0..6000 {
+        nodes.push(if i + 1 < 6000 {
+            serde_json::json!({"children": [3 + i + 1]})
+        } else {
+            serde_json::json!({})
+        });
+    }
+    doc["scenes"][0]["nodes"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!(3));
+    let model = dir.path().join("Deep.gltf");
+    std::fs::write(&model, b.finish(doc)).expect("write model");
+    let mut level = load_level(&root.join("levels/plaza.ron"), root).expect("plaza loads");
+    level.crowd.models[0].path = model.to_string_lossy().into_owned();
+    let started = std::time::Instant::now();
+    let err = CrowdAssets::load(&level, root, "plaza.ron")
+        .err()
+        .expect("refused");
+    assert_eq!(
+        err.0,
+        format!(
+            "plaza.ron: crowd.models[0] `casual_male` ({}): baking `Walk`: the clip's 15001 rows \
+             would each pose 6003 nodes (90051003 node updates), above the limit of 67108864; \
+             shorten the clip or use a smaller scene",
+            model.display()
+        )
+    );
+    assert!(started.elapsed().as_secs_f32() < 1.0);
+}
+
+#[test]
+fn the_crowd_vat_is_refused_before_allocating_past_its_limit() {
+    use throng::crowd_assets::vat_runtime::{CrowdVat, MAX_VAT_BYTES, VAT_LODS};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut level = load_level(&root.join("levels/plaza.ron"), root).expect("plaza loads");
+    level.crowd.models.truncate(1);
+    let mut scene =
+        throng::asset::load_file(&root.join(&level.crowd.models[0].path)).expect("model loads");
+    // A 530 s idle clip: 15901 rows, inside the matrix texture's 16384, but every row of the
+    // VAT holds the mid and far meshes of the body and its props (~1100 vertices): ~290 MB.
+    let idle = scene
+        .animations
+        .iter_mut()
+        .find(|c| c.name == "Idle")
+        .expect("idle clip");
+    idle.duration = 530.0;
+    let assets = CrowdAssets::from_scenes(&level, &[scene], "plaza.ron").expect("assets");
+    assert!(assets.texture.rows > 15_901, "{}", assets.texture.rows);
+    let started = std::time::Instant::now();
+    let err = match CrowdVat::bake(&assets, VAT_LODS, 65_536) {
+        Ok(vat) => panic!("baked {} MiB", vat.bytes() >> 20),
+        Err(e) => e,
+    };
+    assert!(
+        err.starts_with("the vertex animation texture would take ")
+            && err.ends_with(&format!(
+                "above its limit of {} MiB; use shorter clips or fewer levels of detail",
+                MAX_VAT_BYTES >> 20
+            )),
+        "{err}"
+    );
+    assert!(started.elapsed().as_secs_f32() < 1.0);
+}

@@ -106,3 +106,98 @@ fn bad_arguments_are_clear_errors() {
     a.model = "does/not/exist.glb".into();
     assert!(run_inspect(&a).unwrap_err().starts_with("exist.glb: read:"));
 }
+
+/// The builder's skinned triangle with its two joints 3e38 m out along x: each is finite, but
+/// the tip's world position (their sum) overflows f32.
+fn overflowing_model(dir: &std::path::Path) -> std::path::PathBuf {
+    let (b, mut doc) = support::gltf_builder::skinned_triangle();
+    doc["nodes"][1]["translation"] = serde_json::json!([3e38, 0.0, 0.0]);
+    doc["nodes"][2]["translation"] = serde_json::json!([3e38, 0.0, 0.0]);
+    let path = dir.join("Overflow.gltf");
+    std::fs::write(&path, b.finish(doc)).unwrap();
+    path
+}
+
+#[test]
+fn non_finite_pose_values_are_an_error_naming_the_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut a = args("Fox.glb");
+    a.model = overflowing_model(dir.path());
+    a.pose = Some("none".into());
+    for json in [true, false] {
+        a.json = json;
+        assert_eq!(
+            run_inspect(&a).unwrap_err(),
+            "Overflow.gltf: node 2 \"tip\": world matrix is not finite (inf in column 3 row 0); \
+             the transforms overflow 32-bit floats",
+            "json {json}"
+        );
+    }
+    // Values given on the command line are checked as well.
+    let mut a = args("AnimatedMorphCube.glb");
+    a.morph = vec!["AnimatedMorphCube=nan,0".into()];
+    assert_eq!(
+        run_inspect(&a).unwrap_err(),
+        "--morph AnimatedMorphCube=nan,0: weight `nan` is not allowed; allowed: finite numbers"
+    );
+}
+
+#[test]
+fn cli_exits_non_zero_on_a_non_finite_pose() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = overflowing_model(dir.path());
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_throng"))
+        .args(["inspect", "--json", "--pose", "none"])
+        .arg(&model)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(out.stdout.is_empty(), "no half-written JSON");
+    assert!(
+        stderr.starts_with(
+            "throng inspect: Overflow.gltf: node 2 \"tip\": world matrix is not finite"
+        ),
+        "{stderr}"
+    );
+}
+
+/// Runs the binary with stdout into a pipe that is closed before the output ends (like
+/// `throng inspect MODEL | head -1`): it must end quietly, never panic.
+fn closed_stdout(args: &[&str]) -> (Option<i32>, String) {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_throng"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Closing the read end at once: the output is larger than a pipe buffer (64 KiB), so the
+    // child meets the closed pipe whether it started writing before this or not.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_closed_stdout_ends_the_command_quietly() {
+    for args in [
+        &["inspect", "tests/fixtures/models/Knight.glb"][..],
+        &["inspect", "--json", "tests/fixtures/models/Knight.glb"][..],
+        &[
+            "inspect",
+            "--json",
+            "--pose",
+            "Walk",
+            "tests/fixtures/models/Fox.glb",
+        ][..],
+    ] {
+        let (code, stderr) = closed_stdout(args);
+        assert_eq!(code, Some(0), "{args:?}: {stderr}");
+        assert_eq!(stderr, "", "{args:?}");
+    }
+}

@@ -811,3 +811,267 @@ fn bake_writes_are_all_or_nothing_and_clear_temporaries_of_killed_bakes() {
         ]
     );
 }
+
+// ---- hardening (issue #15): sizes checked against stated limits before sampling ----
+
+/// The builder's skinned triangle with its clip's last key at `end` seconds, as a file.
+fn triangle_until(end: f32) -> Vec<u8> {
+    let (b, doc) = support::gltf_builder::skinned_triangle_keys([0.0, 0.5, end]);
+    b.finish(doc)
+}
+
+fn long_clip(end: f32) -> SceneAsset {
+    throng::asset::load_slice("Long.gltf", &triangle_until(end), None)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn a_clip_too_long_to_sample_is_refused_up_front_with_or_without_max_error() {
+    // 1.5e8 s at 30 fps is past u32::MAX frames (the count used to wrap to 0 and panic);
+    // 3e38 s is near f32::MAX.
+    for (end, shown, frames) in [
+        (1e5, "100000", "3000001"),
+        (1.5e8, "1.5e8", "4500000001"),
+        (3e38, "3e38", "9.00e39"),
+    ] {
+        for max_error in [None, Some(0.001)] {
+            let started = std::time::Instant::now();
+            let e = bake_err(
+                &long_clip(end),
+                &BakeOptions {
+                    max_error,
+                    ..BakeOptions::default()
+                },
+            );
+            assert_eq!(
+                e,
+                format!(
+                    "Long.gltf: clip \"Walk\" lasts {shown} s: {frames} frames at 30 fps, above the \
+                     limit of 65536 sampled frames per bake (all clips together); bake fewer or \
+                     shorter clips (--clip) or lower --fps"
+                ),
+                "{end} {max_error:?}"
+            );
+            assert!(started.elapsed().as_secs_f32() < 1.0, "{end} {max_error:?}");
+        }
+    }
+}
+
+#[test]
+fn sampled_bytes_are_limited_before_sampling() {
+    // Casual_Male: 8804 vertices; 17 clips at 240 fps are ~5700 frames: ~600 MB of positions.
+    let scene = load("Casual_Male.gltf");
+    let e = bake_err(
+        &scene,
+        &BakeOptions {
+            fps: 240,
+            max_error: Some(0.001),
+            ..BakeOptions::default()
+        },
+    );
+    assert!(
+        e.starts_with("Casual_Male.gltf: sampling 17 clips would hold ")
+            && e.contains(" frames of 8804 vertices), above the limit of 256 MiB; bake fewer or shorter clips (--clip) or lower --fps"),
+        "{e}"
+    );
+}
+
+#[test]
+fn an_aabb_pad_out_of_range_is_refused() {
+    let scene = load("RiggedSimple.glb");
+    for pad in [3e38, 1001.0, -1.0, f32::NAN, f32::INFINITY] {
+        let e = bake_err(
+            &scene,
+            &BakeOptions {
+                aabb_pad: pad,
+                ..BakeOptions::default()
+            },
+        );
+        assert_eq!(
+            e,
+            format!(
+                "RiggedSimple.glb: AABB pad {pad} is not allowed; allowed: a distance in metres \
+                 from 0 to 1000"
+            )
+        );
+    }
+    // The largest pad still gives a finite box.
+    let baked = bake_ok(
+        &scene,
+        &BakeOptions {
+            aabb_pad: 1000.0,
+            ..BakeOptions::default()
+        },
+    );
+    assert!(baked
+        .aabb
+        .size
+        .iter()
+        .all(|s| s.is_finite() && *s >= 2000.0));
+}
+
+#[test]
+fn cli_refuses_a_huge_pad_and_a_huge_clip_and_writes_nothing() {
+    let dir = tempfile::tempdir().expect("temp");
+    let out = dir.path().join("out");
+    let out_s = out.to_string_lossy().to_string();
+    let (code, stdout, err) = throng(&[
+        "bake",
+        "tests/fixtures/models/RiggedSimple.glb",
+        "--all",
+        "--pad",
+        "3e38",
+        "--out",
+        &out_s,
+    ]);
+    assert_eq!(code, 2, "{stdout}\n{err}");
+    assert!(
+        err.contains("`3e38` is not a distance; allowed: a number of metres from 0 to 1000"),
+        "{err}"
+    );
+    let model = dir.path().join("Long.gltf");
+    std::fs::write(&model, triangle_until(3e38)).expect("write model");
+    let model_s = model.to_string_lossy().to_string();
+    for extra in [&[][..], &["--max-error", "0.001"][..]] {
+        let mut args = vec!["bake", model_s.as_str(), "--all", "--out", out_s.as_str()];
+        args.extend_from_slice(extra);
+        let (code, _, err) = throng(&args);
+        assert_eq!(code, 1, "{extra:?}: {err}");
+        assert!(
+            err.starts_with("throng bake: Long.gltf: clip \"Walk\" lasts 3e38 s: 9.00e39 frames"),
+            "{extra:?}: {err}"
+        );
+    }
+    assert!(!out.exists() || entries(&out).is_empty());
+}
+
+#[test]
+fn cli_with_a_closed_stdout_still_bakes_and_exits_quietly() {
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().expect("temp");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_throng"))
+        .args([
+            "bake",
+            "tests/fixtures/models/RiggedSimple.glb",
+            "--clip",
+            "0",
+        ])
+        .arg("--out")
+        .arg(dir.path())
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    // The reader goes away long before the bake prints its summary (`throng bake ... | head -0`).
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("waits");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(stderr, "");
+    assert_eq!(
+        entries(dir.path()),
+        ["RiggedSimple.vat.exr", "RiggedSimple.vat.json"]
+    );
+}
+
+/// The builder's triangle with its clip's last key at `end` and a chain of `depth` extra nodes
+/// under the scene: few vertices, but every sampled frame updates every node.
+fn deep_triangle_until(end: f32, depth: usize) -> Vec<u8> {
+    let (b, mut doc) = support::gltf_builder::skinned_triangle_keys([0.0, 0.5, end]);
+    let first = doc["nodes"].as_array().unwrap().len();
+    let nodes = doc["nodes"].as_array_mut().unwrap();
+    for i in 0..depth {
+        let next = first + i + 1;
+        nodes.push(if i + 1 < depth {
+            serde_json::json!({"children": [next]})
+        } else {
+            serde_json::json!({})
+        });
+    }
+    doc["scenes"][0]["nodes"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!(first));
+    b.finish(doc)
+}
+
+#[test]
+fn posing_work_is_limited_before_sampling() {
+    // 30001 frames × 40006 nodes: 1.2e9 world-matrix updates (half a minute), 1 MB of values.
+    let scene = throng::asset::load_slice("Deep.gltf", &deep_triangle_until(1000.0, 40_000), None)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let started = std::time::Instant::now();
+    let e = bake_err(
+        &scene,
+        &BakeOptions {
+            max_error: Some(0.001),
+            ..BakeOptions::default()
+        },
+    );
+    assert_eq!(
+        e,
+        "Deep.gltf: sampling 1 clips would pose 30001 frames of 40003 nodes and 3 vertices \
+         (1200220006 node and vertex updates), above the limit of 1073741824; bake fewer or \
+         shorter clips (--clip) or lower --fps"
+    );
+    assert!(started.elapsed().as_secs_f32() < 1.0);
+}
+
+fn load_err(manifest: &Path) -> String {
+    match load_vat(manifest) {
+        Ok(_) => panic!("{} loaded", manifest.display()),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn load_vat_checks_sizes_before_reading_pixels() {
+    let scene = load("RiggedSimple.glb");
+    let baked = bake_ok(
+        &scene,
+        &BakeOptions {
+            clips: clips(&["0"]),
+            ..BakeOptions::default()
+        },
+    );
+    let dir = tempfile::tempdir().expect("temp");
+    let (files, _) = write_and_load(&baked, VatFormat::F32, dir.path());
+    let text = std::fs::read_to_string(&files.manifest_path).expect("manifest");
+    let manifest: Value = serde_json::from_str(&text).expect("json");
+
+    // The rgba8x2 image height (2 × frames) overflowed u32 (a panic in debug builds).
+    let mut huge = manifest.clone();
+    huge["layout"]["frame_count"] = serde_json::json!(u32::MAX);
+    huge["encoding"] = serde_json::json!("rgba8x2");
+    std::fs::write(&files.manifest_path, huge.to_string()).expect("write");
+    let e = load_err(&files.manifest_path);
+    assert!(
+        e.ends_with(
+            "layout 160 x 4294967295 texels is above the limits (65536 rows, 33554432 texels)"
+        ),
+        "{e}"
+    );
+
+    // An image whose header is not the manifest's size is refused from its header.
+    let bigger = bake_ok(
+        &scene,
+        &BakeOptions {
+            fps: 60,
+            ..BakeOptions::default()
+        },
+    );
+    let other = tempfile::tempdir().expect("temp");
+    let (big_files, _) = write_and_load(&bigger, VatFormat::F32, other.path());
+    std::fs::write(&files.manifest_path, manifest.to_string()).expect("write");
+    std::fs::copy(&big_files.texture_path, &files.texture_path).expect("copy");
+    let e = load_err(&files.manifest_path);
+    assert!(
+        e.ends_with(&format!(
+            "image header declares Some((160, {})), the manifest says 160x{}",
+            bigger.layout.height(),
+            baked.layout.height()
+        )),
+        "{e}"
+    );
+}

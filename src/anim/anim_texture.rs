@@ -14,6 +14,20 @@ use crate::asset::AnimationClipAsset;
 /// Texels per joint: the three rows of a 3x4 affine matrix.
 pub const TEXELS_PER_JOINT: u32 = 3;
 
+/// Rows the texture may hold over all clips: the height every desktop GL 4 GPU takes (the
+/// renderer checks the actual GPU's limit on upload). At 30 fps that is 9 minutes of clips.
+pub const MAX_ROWS: u32 = 16_384;
+
+/// Joints per row: 1024 joints are 3072 texels, inside the 4096 every GLES 3 GPU takes.
+pub const MAX_JOINTS: u32 = 1024;
+
+/// Bytes of texel data (RGBA32F): the GPU memory the texture may take.
+pub const MAX_BYTES: u64 = 64 << 20;
+
+/// Sampling work of one clip: rows × nodes, since every row poses the whole scene. 2^26 is
+/// under 2 s in a debug build; the bundled characters need ~3000 per clip.
+pub const MAX_SAMPLE_WORK: u64 = 1 << 26;
+
 /// Where one baked clip lives in the texture and how its time maps onto rows.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ClipRows {
@@ -82,7 +96,9 @@ impl AnimTexture {
     }
 
     /// Bakes `clip` at `fps` and appends its rows. Reuses rows already holding the very same
-    /// matrices (bodies sharing one skeleton share one bake).
+    /// matrices (bodies sharing one skeleton share one bake). The clip's rows and the texture's
+    /// size are checked against [`MAX_ROWS`], [`MAX_JOINTS`] and [`MAX_BYTES`] before anything
+    /// is sampled; a clip over them is an [`AnimError::Limit`].
     pub fn add_clip(
         &mut self,
         sampler: &mut ClipSampler,
@@ -98,7 +114,15 @@ impl AnimTexture {
             )));
         }
         let duration = clip.duration.max(0.0);
-        let frames = ((duration * fps).ceil() as u32).max(1) + 1;
+        let frames = self.check_rows(duration, fps)?;
+        let work = frames as u64 * sampler.pose().node_count() as u64;
+        if work > MAX_SAMPLE_WORK {
+            return Err(AnimError::Limit(format!(
+                "the clip's {frames} rows would each pose {} nodes ({work} node updates), above \
+                 the limit of {MAX_SAMPLE_WORK}; shorten the clip or use a smaller scene",
+                sampler.pose().node_count()
+            )));
+        }
         let mut rows = ClipRows {
             first_row: self.rows,
             frames,
@@ -106,7 +130,7 @@ impl AnimTexture {
             duration,
             looping,
         };
-        let mut baked = Vec::with_capacity((frames * self.width * 4) as usize);
+        let mut baked = Vec::with_capacity(frames as usize * self.width as usize * 4);
         let mut palette = Vec::new();
         for i in 0..frames {
             sampler.sample(clip, rows.frame_time(i), &mut palette)?;
@@ -120,9 +144,63 @@ impl AnimTexture {
             rows.first_row = row;
             return Ok(rows);
         }
+        let total = self.rows as u64 + frames as u64;
+        let bytes = total * self.row_bytes();
+        if total > MAX_ROWS as u64 || bytes > MAX_BYTES {
+            return Err(AnimError::Limit(format!(
+                "the animation texture would have {total} rows of {} joints ({} MiB), above its \
+                 limit of {MAX_ROWS} rows and {} MiB over all clips of all crowd models; use \
+                 fewer or shorter clips",
+                self.joints,
+                bytes.div_ceil(1 << 20),
+                MAX_BYTES >> 20
+            )));
+        }
         self.data.extend_from_slice(&baked);
         self.rows += frames;
         Ok(rows)
+    }
+
+    /// Bytes of one row as RGBA32F.
+    fn row_bytes(&self) -> u64 {
+        self.width as u64 * 16
+    }
+
+    /// Rows a clip of `duration` seconds takes at `fps` (`ceil(duration × fps) + 1`, at least
+    /// 2), once they are known to fit the limits on their own.
+    fn check_rows(&self, duration: f32, fps: f32) -> Result<u32, AnimError> {
+        if !(fps.is_finite() && fps > 0.0) {
+            return Err(AnimError::Limit(format!(
+                "frame rate {fps} is not allowed; allowed: a finite number above 0"
+            )));
+        }
+        if self.joints > MAX_JOINTS {
+            return Err(AnimError::Limit(format!(
+                "{} joints are above the animation texture's limit of {MAX_JOINTS} per row",
+                self.joints
+            )));
+        }
+        // In f64 and before any cast: a long clip must not saturate or wrap the count.
+        let rows = (duration as f64 * fps as f64).ceil().max(1.0) + 1.0;
+        if rows > MAX_ROWS as f64 {
+            return Err(AnimError::Limit(format!(
+                "the clip lasts {} s: {} rows at {fps} fps, above the animation texture's limit \
+                 of {MAX_ROWS} rows; shorten the clip or give this activity another",
+                short_seconds(duration),
+                short_count(rows)
+            )));
+        }
+        let bytes = rows as u64 * self.row_bytes();
+        if bytes > MAX_BYTES {
+            return Err(AnimError::Limit(format!(
+                "the clip's {rows} rows of {} joints take {} MiB, above the animation \
+                 texture's limit of {} MiB",
+                self.joints,
+                bytes.div_ceil(1 << 20),
+                MAX_BYTES >> 20
+            )));
+        }
+        Ok(rows as u32)
     }
 
     fn find_rows(&self, baked: &[f32]) -> Option<u32> {
@@ -161,6 +239,24 @@ impl AnimTexture {
         let a = self.matrix(row as u32, joint);
         let b = self.matrix(row as u32 + 1, joint);
         a * (1.0 - frac) + b * frac
+    }
+}
+
+/// Seconds as written, or as `1.5e8` from a million on (a 39-digit duration helps nobody).
+fn short_seconds(s: f32) -> String {
+    if s < 1e6 {
+        format!("{s}")
+    } else {
+        format!("{s:e}")
+    }
+}
+
+/// A whole count exactly below 1e15, else to three digits (`9.00e39`).
+fn short_count(n: f64) -> String {
+    if n < 1e15 {
+        format!("{n}")
+    } else {
+        format!("{n:.2e}")
     }
 }
 

@@ -14,6 +14,9 @@ pub enum AnimError {
     InvalidTime(f32),
     /// A clip's channel does not fit this scene (node or morph target count).
     ClipMismatch(String),
+    /// A size above one of the stated limits (see docs/ARCHITECTURE.md, "Resource limits"),
+    /// refused before allocating: the message says what and which limit.
+    Limit(String),
 }
 
 impl fmt::Display for AnimError {
@@ -27,6 +30,7 @@ impl fmt::Display for AnimError {
             AnimError::InvalidSpeed(s) => write!(f, "playback speed {s} must be finite and >= 0"),
             AnimError::InvalidTime(t) => write!(f, "time {t} must be finite"),
             AnimError::ClipMismatch(m) => write!(f, "clip does not fit scene: {m}"),
+            AnimError::Limit(m) => f.write_str(m),
         }
     }
 }

@@ -61,16 +61,19 @@ impl SkinningPaletteSet {
             if joint_nodes.len() != mesh.palette_joints.len() {
                 continue;
             }
+            // Groups are shared within a node only, so the search starts at this node's first
+            // group: searching every node's groups made many instances of one mesh quadratic
+            // (20000 nodes of a 3-vertex mesh took seconds).
+            let node_start = groups.len();
             for (pi, prim) in mesh.primitives.iter().enumerate() {
                 if !prim.is_skinned() {
                     continue;
                 }
                 // Exact compare: only definitions from the same import may share.
-                let found = groups.iter().position(|g| {
-                    g.mesh_node == ni
-                        && g.joint_nodes == joint_nodes
-                        && g.inverse_bind == inverse_bind
-                });
+                let found = groups[node_start..]
+                    .iter()
+                    .position(|g| g.joint_nodes == joint_nodes && g.inverse_bind == inverse_bind)
+                    .map(|i| node_start + i);
                 let gi = match found {
                     Some(gi) => {
                         let g = &mut groups[gi];

@@ -43,6 +43,7 @@ fn import_inner(
     base_dir: Option<&Path>,
 ) -> Result<SceneAsset, ImportError> {
     let loaded = parse(file, bytes, base_dir)?;
+    super::limits::check_document(file, &loaded.doc)?;
     let cx = Cx { file, l: &loaded };
     let mut nodes = cx.nodes()?;
     let mut meshes = Vec::new();

@@ -7,6 +7,7 @@
 pub mod error;
 pub mod gltf_read;
 pub mod import;
+pub mod limits;
 pub mod material;
 pub mod sources;
 pub mod types;

@@ -16,7 +16,7 @@ use std::path::Path;
 
 use glam::{Mat4, Vec3};
 
-use crate::anim::anim_texture::{AnimTexture, ClipRows};
+use crate::anim::anim_texture::{AnimTexture, ClipRows, MAX_JOINTS};
 use crate::anim::ClipSampler;
 use crate::asset::{Aabb, AnimationClipAsset, SceneAsset};
 use crate::crowd::anim::{AnimState, ClipKind};
@@ -160,6 +160,18 @@ impl CrowdAssets {
             warnings: Vec::new(),
             cpu: Vec::new(),
         };
+        // One row holds the joints of the largest skeleton: refuse one too large for a row
+        // by name, before it widens every other model's rows.
+        for (i, (model, scene)) in level.crowd.models.iter().zip(scenes).enumerate() {
+            let joints = scene.skins.first().map_or(0, |k| k.joints.len());
+            if joints > MAX_JOINTS as usize {
+                return Err(CrowdAssetsError(format!(
+                    "{label}: crowd.models[{i}] `{}` ({}): its skin has {joints} joints, above \
+                     the animation texture's limit of {MAX_JOINTS}",
+                    model.name, model.path
+                )));
+            }
+        }
         let max_joints = scenes
             .iter()
             .filter_map(|s| s.skins.first().map(|k| k.joints.len()))

@@ -24,6 +24,9 @@ pub const VAT_LODS: [bool; 3] = [false, true, true];
 /// Texels per row of the VAT (clamped to the GPU's limit).
 pub const VAT_WIDTH: u32 = 4096;
 
+/// Bytes the VAT may take (RGBA32F), checked before it is allocated: the plaza's is ~50 MB.
+pub const MAX_VAT_BYTES: u64 = 256 << 20;
+
 /// Where one (submesh, level of detail) lives in the VAT.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct VatMesh {
@@ -110,6 +113,15 @@ impl CrowdVat {
             return Err(format!(
                 "the vertex animation texture needs {width}x{rows} texels but this GPU allows \
                  {max_side} per side; bake fewer levels of detail or shorter clips"
+            ));
+        }
+        let bytes = width as u64 * rows.max(1) as u64 * 16;
+        if bytes > MAX_VAT_BYTES {
+            return Err(format!(
+                "the vertex animation texture would take {} MiB ({width}x{rows} texels), above \
+                 its limit of {} MiB; use shorter clips or fewer levels of detail",
+                bytes.div_ceil(1 << 20),
+                MAX_VAT_BYTES >> 20
             ));
         }
         let mut data = vec![0.0f32; width as usize * rows.max(1) as usize * 4];

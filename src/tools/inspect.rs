@@ -48,6 +48,8 @@ pub fn run_inspect(args: &InspectArgs) -> Result<String, String> {
         let exprs = parse_expressions(&scene, &args.expression)?;
         let report = pose_report(&scene, clip, args.time, &morphs, &exprs)
             .map_err(|e| format!("{}: {e}", scene.source))?;
+        // JSON has no infinity or NaN (serde would write null): refuse rather than print a
+        // report that looks complete.
         let text = if args.json {
             serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
         } else {
@@ -71,8 +73,19 @@ fn parse_morphs(scene: &SceneAsset, specs: &[String]) -> Result<Vec<(usize, Vec<
         let n = scene
             .find_node(node)
             .ok_or_else(|| format!("--morph {s}: no node \"{node}\""))?;
-        let ws: Result<Vec<f32>, _> = ws.split(',').map(|w| w.trim().parse::<f32>()).collect();
-        let ws = ws.map_err(|e| format!("--morph {s}: {e}"))?;
+        let mut weights = Vec::new();
+        for w in ws.split(',') {
+            match w.trim().parse::<f32>() {
+                Ok(v) if v.is_finite() => weights.push(v),
+                _ => {
+                    return Err(format!(
+                        "--morph {s}: weight `{}` is not allowed; allowed: finite numbers",
+                        w.trim()
+                    ))
+                }
+            }
+        }
+        let ws = weights;
         out.push((n, ws));
     }
     Ok(out)
@@ -84,10 +97,15 @@ fn parse_expressions(scene: &SceneAsset, specs: &[String]) -> Result<Vec<(String
         let (name, v) = s
             .split_once('=')
             .ok_or_else(|| format!("--expression {s}: expected NAME=V"))?;
-        let v: f32 = v
-            .trim()
-            .parse()
-            .map_err(|e| format!("--expression {s}: {e}"))?;
+        let v: f32 = match v.trim().parse::<f32>() {
+            Ok(v) if (0.0..=1.0).contains(&v) => v,
+            _ => {
+                return Err(format!(
+                    "--expression {s}: value `{}` is not allowed; allowed: 0 to 1",
+                    v.trim()
+                ))
+            }
+        };
         if scene
             .vrm
             .as_ref()
@@ -148,8 +166,22 @@ pub struct PoseReport {
 }
 
 /// Poses the scene: clip at `time` (None = bind pose), then explicit morph weights, then VRM
-/// expressions; returns every primitive instance's posed vertices (all of them).
+/// expressions; returns every primitive instance's posed vertices (all of them). A value that
+/// overflowed (a world matrix, a joint matrix, a vertex, a weight) is an error naming it:
+/// every value of a report is finite.
 pub fn pose_report(
+    scene: &SceneAsset,
+    clip: Option<usize>,
+    time: f32,
+    morphs: &[(usize, Vec<f32>)],
+    expressions: &[(String, f32)],
+) -> Result<PoseReport, String> {
+    let report = posed(scene, clip, time, morphs, expressions).map_err(|e| e.to_string())?;
+    check_finite(&report)?;
+    Ok(report)
+}
+
+fn posed(
     scene: &SceneAsset,
     clip: Option<usize>,
     time: f32,
@@ -259,6 +291,59 @@ pub fn pose_report(
         skins,
         nodes,
     })
+}
+
+/// The first value of `r` that is not finite, named by where it is, as an error; nodes first,
+/// then joints, then meshes, so an overflowing transform is named rather than the vertices it
+/// carries.
+fn check_finite(r: &PoseReport) -> Result<(), String> {
+    let overflow = "the transforms overflow 32-bit floats";
+    let matrix = |m: &[f32; 16]| {
+        m.iter()
+            .position(|v| !v.is_finite())
+            .map(|i| format!("{} in column {} row {}", m[i], i / 4, i % 4))
+    };
+    let quoted = |n: &Option<String>| n.as_ref().map(|n| format!(" \"{n}\"")).unwrap_or_default();
+    for n in &r.nodes {
+        if let Some(bad) = matrix(&n.world_matrix) {
+            return Err(format!(
+                "node {}{}: world matrix is not finite ({bad}); {overflow}",
+                n.node,
+                quoted(&n.name)
+            ));
+        }
+    }
+    for s in &r.skins {
+        for j in &s.joints {
+            if let Some(bad) = matrix(&j.joint_matrix) {
+                return Err(format!(
+                    "skin {} joint node {}{}: joint matrix is not finite ({bad}); {overflow}",
+                    s.skin,
+                    j.node,
+                    quoted(&j.name)
+                ));
+            }
+        }
+    }
+    for m in &r.meshes {
+        let at = format!("node {} mesh {} primitive {}", m.node, m.mesh, m.primitive);
+        if let Some(k) = m.morph_weights.iter().position(|w| !w.is_finite()) {
+            return Err(format!(
+                "{at}: morph weight {k} is not finite ({})",
+                m.morph_weights[k]
+            ));
+        }
+        for (space, values) in [("local", &m.positions_local), ("world", &m.positions_world)] {
+            if let Some(i) = values.iter().position(|v| !v.is_finite()) {
+                return Err(format!(
+                    "{at}: vertex {} {space} position is not finite ({}); {overflow}",
+                    i / 3,
+                    values[i]
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn pose_text(r: &PoseReport) -> String {

@@ -145,6 +145,12 @@ pub fn base64(data: &[u8]) -> String {
 /// A two-bone skinned triangle with one rotation clip "Walk" on joint 1, as a JSON value and
 /// builder, so tests can break one thing and check the error.
 pub fn skinned_triangle() -> (Builder, Value) {
+    skinned_triangle_keys([0.0, 0.5, 1.0])
+}
+
+/// [`skinned_triangle`] with its clip's three keys at `times` (e.g. a last key at 1e5 s for a
+/// clip far too long to bake).
+pub fn skinned_triangle_keys(times: [f32; 3]) -> (Builder, Value) {
     let mut b = Builder::new();
     let pos = b.f32s("VEC3", &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
     let joints = b.u8s("VEC4", &[0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0], false);
@@ -159,7 +165,7 @@ pub fn skinned_triangle() -> (Builder, Value) {
             0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, -1.0, 0.0, 1.0,
         ],
     );
-    let times = b.f32s("SCALAR", &[0.0, 0.5, 1.0]);
+    let times = b.f32s("SCALAR", &times);
     let h = std::f32::consts::FRAC_1_SQRT_2;
     let rots = b.f32s(
         "VEC4",

@@ -22,6 +22,11 @@ pub const MAX_TEXTURE_SIDE: u32 = 65_536;
 pub const DEFAULT_MAX_WIDTH: u32 = 4096;
 /// Desktop GL 4 guarantees 16384, most phones 8192: the smaller keeps a bake portable.
 pub const DEFAULT_MAX_HEIGHT: u32 = 8192;
+/// Vertices one bake may hold per frame: `--vertex-ids` stores ids as f32, exact up to 2^24.
+pub const MAX_VERTICES: u64 = 1 << 24;
+/// Largest `--pad`: a kilometre of margin is already far more than any figure needs, and the
+/// box must stay finite when the pad is added on both sides.
+pub const MAX_AABB_PAD: f32 = 1000.0;
 /// A clip counts as looping when its last pose is back at its first within this fraction of
 /// the model's size (2 mm on a 2 m person): a visible pop is larger than that.
 pub const LOOP_TOLERANCE: f32 = 1e-3;
@@ -31,6 +36,38 @@ pub enum ClipSelection {
     All,
     /// Clip names or indices, in the order they go into the atlas.
     Names(Vec<String>),
+}
+
+/// What one bake may sample, checked before anything is sampled: every source frame of every
+/// chosen clip is posed, skinned and held in memory until reduction and layout are done, so
+/// the time and memory of a bake grow with these, whatever the output size limits say.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BakeLimits {
+    /// Source frames over all chosen clips (`floor(duration × fps) + 1` each).
+    pub max_source_frames: u64,
+    /// Bytes of sampled positions (and normals) over all chosen clips: frames × vertices ×
+    /// 12 bytes (× 2 with normals). A bake's peak memory is about four times this.
+    pub max_sampled_bytes: u64,
+    /// Posing work: frames × (nodes + vertices), since every frame updates every node's world
+    /// matrix and skins every vertex. A deep scene with few vertices passes the byte limit.
+    pub max_pose_work: u64,
+}
+
+impl BakeLimits {
+    /// 65536 frames is 36 minutes of clips at 30 fps; 256 MiB holds every clip of the bundled
+    /// characters at 60 fps with normals; 2^30 units of posing work are about 20 s in a debug
+    /// build (every clip of Casual_Male at 30 fps is 6.3 M).
+    pub const DEFAULT: BakeLimits = BakeLimits {
+        max_source_frames: 65_536,
+        max_sampled_bytes: 256 << 20,
+        max_pose_work: 1 << 30,
+    };
+}
+
+impl Default for BakeLimits {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -45,6 +82,7 @@ pub struct BakeOptions {
     pub aabb_pad: f32,
     pub max_width: u32,
     pub max_height: u32,
+    pub limits: BakeLimits,
 }
 
 impl Default for BakeOptions {
@@ -58,6 +96,7 @@ impl Default for BakeOptions {
             aabb_pad: 0.0,
             max_width: DEFAULT_MAX_WIDTH,
             max_height: DEFAULT_MAX_HEIGHT,
+            limits: BakeLimits::DEFAULT,
         }
     }
 }
@@ -78,9 +117,9 @@ impl BakeOptions {
                 ));
             }
         }
-        if !(self.aabb_pad.is_finite() && self.aabb_pad >= 0.0) {
+        if !(0.0..=MAX_AABB_PAD).contains(&self.aabb_pad) {
             return Err(format!(
-                "AABB pad {} is not allowed; allowed: a finite distance in metres, 0 or more",
+                "AABB pad {} is not allowed; allowed: a distance in metres from 0 to {MAX_AABB_PAD}",
                 self.aabb_pad
             ));
         }
@@ -217,9 +256,11 @@ impl VatBake {
 }
 
 /// Frames sampled for a clip: `floor(duration * fps) + 1` (the reference bake's rule, no extra
-/// frame at `duration` unless it falls on the grid).
-pub fn source_frame_count(duration: f32, fps: u32) -> u32 {
-    (duration.max(0.0) as f64 * fps as f64).floor() as u32 + 1
+/// frame at `duration` unless it falls on the grid). Saturates at `u64::MAX` for durations no
+/// bake could sample; [`bake`] refuses those against [`BakeLimits`] before sampling.
+pub fn source_frame_count(duration: f32, fps: u32) -> u64 {
+    let frames = (duration.max(0.0) as f64 * fps as f64).floor();
+    (frames as u64).saturating_add(1)
 }
 
 pub fn frame_time(i: u32, fps: u32, duration: f32) -> f32 {
@@ -330,12 +371,10 @@ pub fn bake(
     let vertex_count: u32 = primitives.iter().map(|p| p.vertex_count).sum();
     let clip_indices = check_inputs(scene, opts, &primitives)?;
 
-    let counts: Vec<u32> = clip_indices
-        .iter()
-        .map(|&ci| source_frame_count(scene.animations[ci].duration, opts.fps))
-        .collect();
+    // Every size is checked before sampling: the source frames and the bytes they take (with
+    // or without reduction), and without reduction the output height as well.
+    let counts = check_sampling(scene, &clip_indices, vertex_count, opts)?;
     let total: u64 = counts.iter().map(|&c| c as u64).sum();
-    // Without reduction the size is known now: refuse before minutes of sampling.
     if opts.max_error.is_none() {
         let layout = VatLayout::new(vertex_count, 0, opts.max_width);
         check_size(&file, &layout, total, opts)?;
@@ -406,6 +445,13 @@ pub fn bake(
         sampled.iter().flat_map(|s| s.0.iter().copied()),
         opts.aabb_pad,
     );
+    if !(aabb.min().is_finite() && aabb.size().is_finite()) {
+        return Err(err(format!(
+            "the baked positions span {:?} metres from {:?}, more than 32-bit floats hold; \
+             the clips' transforms are far too large",
+            aabb.size, aabb.min
+        )));
+    }
     let model_extent = model_bounds.extent();
 
     let (clips, positions, normals_out, first_frame) = lay_out_clips(
@@ -429,6 +475,90 @@ pub fn bake(
         normals: normals_out,
         bind_positions,
     })
+}
+
+/// Source frames per chosen clip, after checking them and the bytes they take against
+/// `opts.limits`; the message names the clip that crosses the frame limit.
+fn check_sampling(
+    scene: &SceneAsset,
+    clip_indices: &[usize],
+    vertex_count: u32,
+    opts: &BakeOptions,
+) -> Result<Vec<u32>, VatError> {
+    let limits = opts.limits;
+    let fix = "bake fewer or shorter clips (--clip) or lower --fps";
+    let mut counts = Vec::with_capacity(clip_indices.len());
+    let mut total = 0u64;
+    for &ci in clip_indices {
+        let clip = &scene.animations[ci];
+        let frames = source_frame_count(clip.duration, opts.fps);
+        total = total.saturating_add(frames);
+        if total > limits.max_source_frames {
+            let exact = (clip.duration.max(0.0) as f64 * opts.fps as f64).floor() + 1.0;
+            return Err(VatError::new(
+                &scene.source,
+                format!(
+                    "clip \"{}\" lasts {} s: {} frames at {} fps, above the limit of {} \
+                     sampled frames per bake (all clips together); {fix}",
+                    clip.name,
+                    short_seconds(clip.duration),
+                    short_count(exact),
+                    opts.fps,
+                    limits.max_source_frames
+                ),
+            ));
+        }
+        // Below the frame limit, so it fits a u32.
+        counts.push(frames as u32);
+    }
+    let per_value = 12 * if opts.normals { 2 } else { 1 };
+    let bytes = total
+        .saturating_mul(vertex_count as u64)
+        .saturating_mul(per_value);
+    if bytes > limits.max_sampled_bytes {
+        return Err(VatError::new(
+            &scene.source,
+            format!(
+                "sampling {} clips would hold {} MiB ({total} frames of {vertex_count} vertices), \
+                 above the limit of {} MiB; {fix}",
+                clip_indices.len(),
+                bytes.div_ceil(1 << 20),
+                limits.max_sampled_bytes >> 20
+            ),
+        ));
+    }
+    let work = total.saturating_mul(scene.nodes.len() as u64 + vertex_count as u64);
+    if work > limits.max_pose_work {
+        return Err(VatError::new(
+            &scene.source,
+            format!(
+                "sampling {} clips would pose {total} frames of {} nodes and {vertex_count} \
+                 vertices ({work} node and vertex updates), above the limit of {}; {fix}",
+                clip_indices.len(),
+                scene.nodes.len(),
+                limits.max_pose_work
+            ),
+        ));
+    }
+    Ok(counts)
+}
+
+/// Seconds as written, or as `1.5e8` from a million on (a 39-digit duration helps nobody).
+fn short_seconds(s: f32) -> String {
+    if s < 1e6 {
+        format!("{s}")
+    } else {
+        format!("{s:e}")
+    }
+}
+
+/// A whole count exactly below 1e15, else to three digits (`9.00e39`).
+fn short_count(n: f64) -> String {
+    if n < 1e15 {
+        format!("{n}")
+    } else {
+        format!("{n:.2e}")
+    }
 }
 
 /// Refuses what cannot be baked before any sampling: normals asked of a primitive without
@@ -561,7 +691,7 @@ fn skinned_primitives(scene: &SceneAsset) -> Result<Vec<VatPrimitive>, VatError>
         .map_err(|e| VatError::new(&scene.source, e.to_string()))?;
     let world = pose.world_matrices().unwrap_or(&[]);
     let mut out = Vec::new();
-    let mut offset = 0u32;
+    let mut offset = 0u64;
     for (ni, node) in scene.nodes.iter().enumerate() {
         let (Some(mi), Some(_)) = (node.mesh, node.skin) else {
             continue;
@@ -573,14 +703,24 @@ fn skinned_primitives(scene: &SceneAsset) -> Result<Vec<VatPrimitive>, VatError>
             if !prim.is_skinned() {
                 continue;
             }
-            let count = prim.vertex_count() as u32;
+            let count = prim.vertex_count() as u64;
+            if offset + count > MAX_VERTICES {
+                return Err(VatError::new(
+                    &scene.source,
+                    format!(
+                        "its skinned mesh instances have more than {MAX_VERTICES} vertices, the \
+                         most a bake holds (vertex ids are exact f32 up to there)"
+                    ),
+                ));
+            }
             out.push(VatPrimitive {
                 node: ni,
                 node_name: node.name.clone(),
                 mesh: mi,
                 primitive: pi,
-                vertex_offset: offset,
-                vertex_count: count,
+                // Both below MAX_VERTICES, so they fit a u32.
+                vertex_offset: offset as u32,
+                vertex_count: count as u32,
                 mesh_world_matrix: world.get(ni).copied().unwrap_or_default().to_cols_array(),
             });
             offset += count;

@@ -8,8 +8,8 @@ use std::time::Instant;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::bake::{BakeOptions, ClipSelection, DEFAULT_MAX_HEIGHT, DEFAULT_MAX_WIDTH};
-use super::bake::{MAX_FPS, MAX_TEXTURE_SIDE};
+use super::bake::{BakeLimits, BakeOptions, ClipSelection, DEFAULT_MAX_HEIGHT, DEFAULT_MAX_WIDTH};
+use super::bake::{MAX_AABB_PAD, MAX_FPS, MAX_TEXTURE_SIDE};
 use super::files::{sha256_file, write_vat, SourceInfo};
 use super::{bake, VatFormat, VatSpace};
 
@@ -52,7 +52,7 @@ pub struct BakeArgs {
     /// Texture height limit (rows per frame × stored frames must fit).
     #[arg(long, default_value_t = DEFAULT_MAX_HEIGHT, value_parser = parse_side)]
     pub max_height: u32,
-    /// Metres added around the AABB before remapping.
+    /// Metres added around the AABB before remapping (0 to 1000).
     #[arg(long, default_value_t = 0.0, value_parser = parse_pad, allow_hyphen_values = true)]
     pub pad: f32,
     /// Also write NAME.vat_ids.bin: one little-endian f32 vertex id per vertex, for GPUs
@@ -81,9 +81,9 @@ fn parse_max_error(s: &str) -> Result<f32, String> {
 
 fn parse_pad(s: &str) -> Result<f32, String> {
     match s.trim().parse::<f32>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        Ok(v) if (0.0..=MAX_AABB_PAD).contains(&v) => Ok(v),
         _ => Err(format!(
-            "`{s}` is not a distance; allowed: a finite number of metres, 0 or more"
+            "`{s}` is not a distance; allowed: a number of metres from 0 to {MAX_AABB_PAD}"
         )),
     }
 }
@@ -112,6 +112,7 @@ impl BakeArgs {
             aabb_pad: self.pad,
             max_width: self.max_width,
             max_height: self.max_height,
+            limits: BakeLimits::DEFAULT,
         }
     }
 }

@@ -10,13 +10,18 @@ use glam::Vec3;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::bake::{BakedClip, VatBake, VatLayout, VatPrimitive};
+use super::bake::{BakedClip, VatBake, VatLayout, VatPrimitive, MAX_TEXTURE_SIDE};
 use super::encode::{self, VatAabb, VatFormat};
 use super::reduce::bracket;
 use super::{VatError, VatSpace};
 use crate::files::{stage, WriteError};
 
 pub const MANIFEST_FORMAT: &str = "throng-vat/1";
+
+/// Texels `load_vat` reads per image: what the bake's own limits can produce (256 MiB of
+/// sampled values is 22 M texels, plus the padding at each frame's last row), checked on the
+/// manifest and on the image's header before any pixel is read.
+pub const MAX_LOAD_TEXELS: u64 = 1 << 25;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SourceInfo {
@@ -95,9 +100,19 @@ impl VatManifest {
         {
             return Err("layout does not match vertex_count".into());
         }
+        // In u64: a hostile manifest must not overflow its way past the checks.
+        let height = l.rows_per_frame as u64 * l.frame_count as u64;
+        let texels = height * l.width as u64;
+        if height > MAX_TEXTURE_SIDE as u64 || texels > MAX_LOAD_TEXELS {
+            return Err(format!(
+                "layout {} x {height} texels is above the limits ({MAX_TEXTURE_SIDE} rows, \
+                 {MAX_LOAD_TEXELS} texels)",
+                l.width
+            ));
+        }
         let rows = match self.encoding {
-            VatFormat::Rgba8x2 => l.height() * 2,
-            _ => l.height(),
+            VatFormat::Rgba8x2 => height as u32 * 2,
+            _ => height as u32,
         };
         for t in std::iter::once(&self.texture).chain(self.normals.as_ref()) {
             if (t.width, t.height) != (l.width, rows) {
@@ -107,17 +122,17 @@ impl VatManifest {
                 ));
             }
         }
-        let mut next = 0u32;
+        let mut next = 0u64;
         for p in &self.primitives {
-            if p.vertex_offset != next {
+            if p.vertex_offset as u64 != next {
                 return Err(format!(
                     "primitive vertex_offset {} out of order",
                     p.vertex_offset
                 ));
             }
-            next += p.vertex_count;
+            next += p.vertex_count as u64;
         }
-        if next != self.vertex_count {
+        if next != self.vertex_count as u64 {
             return Err("primitive vertex counts do not add up to vertex_count".into());
         }
         for c in &self.clips {
@@ -405,6 +420,20 @@ pub fn load_vat(json_path: &Path) -> Result<LoadedVat, VatError> {
 fn read_image(path: &Path, format: VatFormat, t: &TextureInfo) -> Result<Vec<[f32; 4]>, String> {
     match format {
         VatFormat::F32 | VatFormat::F16 => {
+            // The header first: the pixels are allocated at the size it declares.
+            let meta = exr::meta::MetaData::read_from_file(path, false)
+                .map_err(|e| format!("cannot read as OpenEXR: {e}"))?;
+            let declared = meta.headers.first().map(|h| h.layer_size);
+            if declared.map(|s| (s.width() as u64, s.height() as u64))
+                != Some((t.width as u64, t.height as u64))
+            {
+                return Err(format!(
+                    "image header declares {:?}, the manifest says {}x{}",
+                    declared.map(|s| (s.width(), s.height())),
+                    t.width,
+                    t.height
+                ));
+            }
             let image = exr::prelude::read_first_rgba_layer_from_file(
                 path,
                 |res, _| (res.width(), vec![[0.0f32; 4]; res.width() * res.height()]),
