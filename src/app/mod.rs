@@ -25,6 +25,7 @@ use crate::render::frame::{draw_frame, FrameLayers};
 use crate::render::gpu_timer::GpuTimer;
 use crate::render::{display_color, RenderStats, Renderer};
 use crate::settings::{self, Intent, Settings};
+use crate::tools::output::print_line;
 use crate::ui::agent_overlay;
 use crate::ui::cull_view_overlay::draw_cull_view_overlay;
 use crate::ui::curve_preview::BezierEditor;
@@ -125,11 +126,12 @@ impl Session {
                 },
             );
         }
-        println!(
+        // The log is for a reader who may have gone (`throng | head`): never a reason to stop.
+        let _ = print_line(&format!(
             "throng: playing {} ({})",
             watcher.path().display(),
             game.level().name
-        );
+        ));
         let label = watcher.path().display().to_string();
         Ok(Session {
             perf_panel: PerfPanel::new(game.crowd_count()),
@@ -211,7 +213,12 @@ impl Session {
         };
         let ok = result.is_ok();
         match &result {
-            Ok(_) => println!("throng: reloaded {}", self.watcher.path().display()),
+            Ok(_) => {
+                let _ = print_line(&format!(
+                    "throng: reloaded {}",
+                    self.watcher.path().display()
+                ));
+            }
             Err(e) => eprintln!("throng: {e} (the last good level keeps running)"),
         }
         self.game.apply_reload(result);
