@@ -201,3 +201,28 @@ fn a_closed_stdout_ends_the_command_quietly() {
         assert_eq!(stderr, "", "{args:?}");
     }
 }
+
+#[test]
+fn a_pose_time_that_is_not_a_time_is_refused_naming_the_range() {
+    for bad in ["nan", "-1", "inf", "1e9"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_throng"))
+            .args([
+                "inspect",
+                "tests/fixtures/models/RiggedSimple.glb",
+                "--pose",
+                "0",
+                "--time",
+                bad,
+            ])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {err}");
+        assert!(
+            err.contains("allowed: seconds from 0 to 86400"),
+            "{bad}: {err}"
+        );
+        assert!(!err.contains("-- -"), "{bad}: {err}");
+    }
+}

@@ -21,8 +21,8 @@ pub struct InspectArgs {
     /// Pose with this clip (index or name; `none` = the file's own node transforms)
     #[arg(long, value_name = "CLIP")]
     pub pose: Option<String>,
-    /// Time in seconds for --pose (clamped to the clip's keys)
-    #[arg(long, value_name = "T", default_value_t = 0.0)]
+    /// Time in seconds for --pose (clamped to the clip's keys; 0 to 86400)
+    #[arg(long, value_name = "T", default_value_t = 0.0, value_parser = parse_pose_time, allow_hyphen_values = true)]
     pub time: f32,
     /// Morph weights for a node (index or name): NODE=w0,w1,...
     #[arg(long, value_name = "NODE=W0,W1,..")]
@@ -153,6 +153,15 @@ pub struct PosedNode {
     pub node: usize,
     pub name: Option<String>,
     pub world_matrix: [f32; 16],
+}
+
+fn parse_pose_time(s: &str) -> Result<f32, String> {
+    match s.trim().parse::<f32>() {
+        Ok(t) if t.is_finite() && (0.0..=86_400.0).contains(&t) => Ok(t),
+        _ => Err(format!(
+            "`{s}` is not a time; allowed: seconds from 0 to 86400"
+        )),
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]

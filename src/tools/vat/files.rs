@@ -164,7 +164,8 @@ pub struct VatFiles {
 }
 
 pub fn sha256_file(path: &Path) -> Result<String, VatError> {
-    let bytes = std::fs::read(path)
+    // The model was imported through the same capped reader; read it the same way here.
+    let bytes = crate::file_read::read_capped(path, crate::asset::sources::MAX_MODEL_BYTES)
         .map_err(|e| VatError::new(path.display().to_string(), format!("cannot read: {e}")))?;
     Ok(Sha256::digest(&bytes)
         .iter()
