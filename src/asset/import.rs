@@ -280,52 +280,21 @@ impl<'a> Cx<'a> {
         let (joints, weights) = self.skin_attributes(p, n, &e)?;
         let mut morph_targets = Vec::new();
         for (ti, (pos, nor, tan)) in reader.read_morph_targets().enumerate() {
-            let te = |what: &str, len: usize| {
-                e(format!(
-                    "morph target {ti}: {what} has {len} values for {n} vertices"
-                ))
-            };
-            let position_deltas: Vec<Vec3> = pos
-                .map(|it| it.map(Vec3::from).collect())
-                .unwrap_or_default();
-            let normal_deltas: Vec<Vec3> = nor
-                .map(|it| it.map(Vec3::from).collect())
-                .unwrap_or_default();
-            let tangent_deltas: Vec<Vec3> = tan
-                .map(|it| it.map(Vec3::from).collect())
-                .unwrap_or_default();
-            // A target without POSITION is legal (normals only); treat it as zero movement.
-            let position_deltas = if position_deltas.is_empty() {
-                vec![Vec3::ZERO; n]
-            } else {
-                position_deltas
-            };
-            if position_deltas.len() != n {
-                return Err(te("POSITION", position_deltas.len()));
-            }
-            if !normal_deltas.is_empty() && normal_deltas.len() != n {
-                return Err(te("NORMAL", normal_deltas.len()));
-            }
-            if !tangent_deltas.is_empty() && tangent_deltas.len() != n {
-                return Err(te("TANGENT", tangent_deltas.len()));
-            }
-            if position_deltas
-                .iter()
-                .chain(&normal_deltas)
-                .chain(&tangent_deltas)
-                .any(|v| !v.is_finite())
-            {
-                return Err(e(format!("morph target {ti}: non-finite delta")));
-            }
-            morph_targets.push(MorphTargetAsset {
-                name: names
-                    .get(ti)
-                    .cloned()
-                    .unwrap_or_else(|| format!("target_{ti}")),
-                position_deltas,
-                normal_deltas,
-                tangent_deltas,
-            });
+            let name = names
+                .get(ti)
+                .cloned()
+                .unwrap_or_else(|| format!("target_{ti}"));
+            let target = checked_morph_target(
+                name,
+                n,
+                [
+                    pos.map(|it| it.map(Vec3::from).collect()),
+                    nor.map(|it| it.map(Vec3::from).collect()),
+                    tan.map(|it| it.map(Vec3::from).collect()),
+                ],
+            )
+            .map_err(|m| e(format!("morph target {ti}: {m}")))?;
+            morph_targets.push(target);
         }
         if morph_targets.len() != p.morph_targets().len() {
             return Err(e("unreadable morph target".into()));
@@ -491,16 +460,7 @@ impl<'a> Cx<'a> {
             if times.len() != ch.sampler().input().count() {
                 return Err(e("keyframe times shorter than their count".into()));
             }
-            for (k, t) in times.iter().enumerate() {
-                if !t.is_finite() || *t < 0.0 {
-                    return Err(e(format!(
-                        "keyframe time {t} at key {k} is not finite and >= 0"
-                    )));
-                }
-                if k > 0 && *t <= times[k - 1] {
-                    return Err(e(format!("keyframe times not increasing at key {k}")));
-                }
-            }
+            check_key_times(&times).map_err(e)?;
             let interpolation = match ch.sampler().interpolation() {
                 gltf::animation::Interpolation::Linear => Interpolation::Linear,
                 gltf::animation::Interpolation::Step => Interpolation::Step,
@@ -612,6 +572,59 @@ impl<'a> Cx<'a> {
             morph_channels,
         })
     }
+}
+
+/// Keyframe times must be finite, at least 0 and strictly increasing.
+fn check_key_times(times: &[f32]) -> Result<(), String> {
+    for (k, t) in times.iter().enumerate() {
+        if !t.is_finite() || *t < 0.0 {
+            return Err(format!(
+                "keyframe time {t} at key {k} is not finite and >= 0"
+            ));
+        }
+        if k > 0 && *t <= times[k - 1] {
+            return Err(format!("keyframe times not increasing at key {k}"));
+        }
+    }
+    Ok(())
+}
+
+/// One morph target of a primitive with `n` vertices from its POSITION, NORMAL and TANGENT
+/// deltas (each absent or one per vertex, all finite). A target without POSITION is legal
+/// (normals only): it moves nothing.
+fn checked_morph_target(
+    name: String,
+    n: usize,
+    [position, normal, tangent]: [Option<Vec<Vec3>>; 3],
+) -> Result<MorphTargetAsset, String> {
+    let position_deltas = position
+        .filter(|d| !d.is_empty())
+        .unwrap_or_else(|| vec![Vec3::ZERO; n]);
+    let normal_deltas = normal.unwrap_or_default();
+    let tangent_deltas = tangent.unwrap_or_default();
+    for (what, len, optional) in [
+        ("POSITION", position_deltas.len(), false),
+        ("NORMAL", normal_deltas.len(), true),
+        ("TANGENT", tangent_deltas.len(), true),
+    ] {
+        if len != n && !(optional && len == 0) {
+            return Err(format!("{what} has {len} values for {n} vertices"));
+        }
+    }
+    if position_deltas
+        .iter()
+        .chain(&normal_deltas)
+        .chain(&tangent_deltas)
+        .any(|v| !v.is_finite())
+    {
+        return Err("non-finite delta".into());
+    }
+    Ok(MorphTargetAsset {
+        name,
+        position_deltas,
+        normal_deltas,
+        tangent_deltas,
+    })
 }
 
 /// ` "Name"` with a leading space, or nothing for unnamed elements.
