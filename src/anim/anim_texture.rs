@@ -243,7 +243,8 @@ impl AnimTexture {
 }
 
 /// Seconds as written, or as `1.5e8` from a million on (a 39-digit duration helps nobody).
-fn short_seconds(s: f32) -> String {
+/// Limit messages here and in the VAT bake share it.
+pub(crate) fn short_seconds(s: f32) -> String {
     if s < 1e6 {
         format!("{s}")
     } else {
@@ -252,7 +253,7 @@ fn short_seconds(s: f32) -> String {
 }
 
 /// A whole count exactly below 1e15, else to three digits (`9.00e39`).
-fn short_count(n: f64) -> String {
+pub(crate) fn short_count(n: f64) -> String {
     if n < 1e15 {
         format!("{n}")
     } else {

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::encode::VatAabb;
 use super::reduce::reduce_frames;
 use super::{VatError, VatSpace};
+use crate::anim::anim_texture::{short_count, short_seconds};
 use crate::anim::player::{sample_clip, validate_clip};
 use crate::anim::{
     apply_morph, skin_normals, skin_positions, MorphStateSet, MorphedPrimitive, ScenePose,
@@ -541,24 +542,6 @@ fn check_sampling(
         ));
     }
     Ok(counts)
-}
-
-/// Seconds as written, or as `1.5e8` from a million on (a 39-digit duration helps nobody).
-fn short_seconds(s: f32) -> String {
-    if s < 1e6 {
-        format!("{s}")
-    } else {
-        format!("{s:e}")
-    }
-}
-
-/// A whole count exactly below 1e15, else to three digits (`9.00e39`).
-fn short_count(n: f64) -> String {
-    if n < 1e15 {
-        format!("{n}")
-    } else {
-        format!("{n:.2e}")
-    }
 }
 
 /// Refuses what cannot be baked before any sampling: normals asked of a primitive without
