@@ -2,6 +2,7 @@
 //! `RenderWorld`. Culling, level of detail and instance packing for the crowd, and the hero's
 //! culling next to it, happen here, once per frame; the renderer only draws what it gets.
 
+use crate::crowd_assets::loader::CrowdAssetLoader;
 use crate::crowd_assets::CrowdAssets;
 use crate::game::Game;
 use crate::hero::Hero;
@@ -15,7 +16,7 @@ use crate::view::light::{sun_view_projection, SHADOW_MAP_SIZE};
 use crate::view::lod::Lod;
 use crate::view::markers::{pack_markers, PackOptions, MARKER_FLOATS};
 use crate::view::render_world::{
-    CrowdInstances, HeroFrame, MarkerPath, PeopleCounts, RenderWorld, ViewCamera,
+    CrowdInstances, CrowdSource, HeroFrame, MarkerPath, PeopleCounts, RenderWorld, ViewCamera,
 };
 
 /// The per-frame buffers the render world points into, kept between frames so packing does
@@ -40,6 +41,19 @@ impl Default for Extractor {
             markers: Default::default(),
         }
     }
+}
+
+/// The crowd's load-time data as the renderer takes it (None: no crowd models loaded).
+pub fn crowd_source<'a>(
+    loader: &'a CrowdAssetLoader,
+    view: &ViewSettings,
+) -> Option<CrowdSource<'a>> {
+    Some(CrowdSource {
+        assets: loader.assets()?,
+        version: loader.version(),
+        uniform_cap: view.uniform_cap,
+        vat: view.vat,
+    })
 }
 
 /// The framebuffer a frame is drawn into.

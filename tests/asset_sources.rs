@@ -106,26 +106,7 @@ fn triangle_glb() -> Vec<u8> {
     let (b, doc) = skinned_triangle();
     let mut doc: Value = serde_json::from_slice(&b.finish(doc)).expect("json");
     doc["buffers"] = json!([{"byteLength": b.bin.len()}]);
-    let mut json = serde_json::to_vec(&doc).expect("json");
-    while !json.len().is_multiple_of(4) {
-        json.push(b' ');
-    }
-    let mut bin = b.bin.clone();
-    while !bin.len().is_multiple_of(4) {
-        bin.push(0);
-    }
-    let total = 12 + 8 + json.len() + 8 + bin.len();
-    let mut out = Vec::new();
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&(total as u32).to_le_bytes());
-    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&json);
-    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"BIN\0");
-    out.extend_from_slice(&bin);
-    out
+    support::gltf_builder::glb(&doc, &b.bin)
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! The crowd's render assets (`crowd_assets`) built from the real plaza level and its Quaternius characters: meshes per
 //! level of detail, the baked animation texture against the CPU palette, bounds, props.
 
+mod support;
+
 use std::path::Path;
 
 use glam::{Vec2, Vec3};
@@ -9,6 +11,23 @@ use throng::assert_approx;
 use throng::crowd::anim::{AnimState, ClipKind};
 use throng::crowd_assets::CrowdAssets;
 use throng::level::load_level;
+
+/// Why `level`'s crowd models are refused (the test fails when they load).
+fn refusal(level: &throng::level::Level) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    match CrowdAssets::load(level, root, "plaza.ron") {
+        Ok(_) => panic!("the crowd models loaded"),
+        Err(e) => e.0,
+    }
+}
+
+/// The plaza with its first crowd model replaced by `model`.
+fn plaza_with_first_model(model: &Path) -> throng::level::Level {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut level = load_level(&root.join("levels/plaza.ron"), root).expect("plaza loads");
+    level.crowd.models[0].path = model.to_string_lossy().into_owned();
+    level
+}
 
 fn plaza_assets() -> (throng::level::Level, CrowdAssets) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -287,34 +306,27 @@ fn packing_matches_brute_force_culling_and_decodes_back() {
 
 #[test]
 fn a_model_without_skin_or_with_a_missing_clip_is_refused_by_name() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let (mut level, _) = plaza_assets();
     level.crowd.models[1].path = "tests/fixtures/models/SimpleMorph.gltf".into();
-    let err = CrowdAssets::load(&level, root, "plaza.ron")
-        .err()
-        .expect("refused");
+    let err = refusal(&level);
     assert!(
-        err.0.contains("crowd.models[1]") && err.0.contains("skin"),
+        err.contains("crowd.models[1]") && err.contains("skin"),
         "{err}"
     );
     let (mut level, _) = plaza_assets();
     level.crowd.models[0]
         .clips
         .insert("walk".into(), "Moonwalk".into());
-    let err = CrowdAssets::load(&level, root, "plaza.ron")
-        .err()
-        .expect("refused");
+    let err = refusal(&level);
     assert!(
-        err.0.contains("clips.walk") && err.0.contains("Moonwalk") && err.0.contains("Run"),
+        err.contains("clips.walk") && err.contains("Moonwalk") && err.contains("Run"),
         "{err}"
     );
     let (mut level, _) = plaza_assets();
     level.crowd.models[0].tint_materials = Some(vec!["Cape".into()]);
-    let err = CrowdAssets::load(&level, root, "plaza.ron")
-        .err()
-        .expect("refused");
+    let err = refusal(&level);
     assert!(
-        err.0.contains("tint_materials") && err.0.contains("Shirt"),
+        err.contains("tint_materials") && err.contains("Shirt"),
         "{err}"
     );
 }
@@ -964,12 +976,8 @@ fn knights_and_robots_have_a_clip_for_every_activity() {
     );
 }
 
-#[path = "support/gltf_builder.rs"]
-mod gltf_builder;
-
 #[test]
 fn a_clip_too_long_for_the_animation_texture_is_a_load_error_naming_model_and_clip() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().expect("temp");
     // 1e5 s needed 3 million rows (a 15.9 GB allocation abort with a real skeleton); 1.5e8 s
     // and 3e38 s overflowed the row count.
@@ -978,17 +986,14 @@ fn a_clip_too_long_for_the_animation_texture_is_a_load_error_naming_model_and_cl
         (1.5e8, "1.5e8", "4500000001"),
         (3e38, "3e38", "9.00e39"),
     ] {
-        let (b, doc) = gltf_builder::skinned_triangle_keys([0.0, 0.5, end]);
+        let (b, doc) = support::gltf_builder::skinned_triangle_keys([0.0, 0.5, end]);
         let model = dir.path().join("Long.gltf");
         std::fs::write(&model, b.finish(doc)).expect("write model");
-        let mut level = load_level(&root.join("levels/plaza.ron"), root).expect("plaza loads");
-        level.crowd.models[0].path = model.to_string_lossy().into_owned();
+        let level = plaza_with_first_model(&model);
         let started = std::time::Instant::now();
-        let err = CrowdAssets::load(&level, root, "plaza.ron")
-            .err()
-            .expect("refused");
+        let err = refusal(&level);
         assert_eq!(
-            err.0,
+            err,
             format!(
                 "plaza.ron: crowd.models[0] `casual_male` ({}): baking `Walk`: the clip lasts \
                  {shown} s: {rows} rows at 30 fps, above the animation texture's limit of 16384 \
@@ -1002,10 +1007,9 @@ fn a_clip_too_long_for_the_animation_texture_is_a_load_error_naming_model_and_cl
 
 #[test]
 fn a_clip_on_a_deep_scene_is_refused_before_sampling_every_node_every_row() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().expect("temp");
     // 500 s: 15001 rows (inside 16384), each posing 6003 nodes: 9e7 node updates.
-    let (b, mut doc) = gltf_builder::skinned_triangle_keys([0.0, 0.5, 500.0]);
+    let (b, mut doc) = support::gltf_builder::skinned_triangle_keys([0.0, 0.5, 500.0]);
     let nodes = doc["nodes"].as_array_mut().unwrap();
     for i in 0..6000 {
         nodes.push(if i + 1 < 6000 {
@@ -1020,14 +1024,11 @@ fn a_clip_on_a_deep_scene_is_refused_before_sampling_every_node_every_row() {
         .push(serde_json::json!(3));
     let model = dir.path().join("Deep.gltf");
     std::fs::write(&model, b.finish(doc)).expect("write model");
-    let mut level = load_level(&root.join("levels/plaza.ron"), root).expect("plaza loads");
-    level.crowd.models[0].path = model.to_string_lossy().into_owned();
+    let level = plaza_with_first_model(&model);
     let started = std::time::Instant::now();
-    let err = CrowdAssets::load(&level, root, "plaza.ron")
-        .err()
-        .expect("refused");
+    let err = refusal(&level);
     assert_eq!(
-        err.0,
+        err,
         format!(
             "plaza.ron: crowd.models[0] `casual_male` ({}): baking `Walk`: the clip's 15001 rows \
              would each pose 6003 nodes (90051003 node updates), above the limit of 67108864; \

@@ -135,25 +135,7 @@ impl Model {
     }
 
     fn glb(&self) -> Vec<u8> {
-        let mut text = serde_json::to_vec(&self.json).unwrap();
-        while !text.len().is_multiple_of(4) {
-            text.push(b' ');
-        }
-        let mut bin = self.bin.clone();
-        while !bin.len().is_multiple_of(4) {
-            bin.push(0);
-        }
-        let mut out = Vec::new();
-        out.extend_from_slice(b"glTF");
-        out.extend_from_slice(&2u32.to_le_bytes());
-        out.extend_from_slice(&((28 + text.len() + bin.len()) as u32).to_le_bytes());
-        out.extend_from_slice(&(text.len() as u32).to_le_bytes());
-        out.extend_from_slice(b"JSON");
-        out.extend_from_slice(&text);
-        out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-        out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(&bin);
-        out
+        support::gltf_builder::glb(&self.json, &self.bin)
     }
 
     fn len_of(&self, key: &str) -> usize {

@@ -12,14 +12,13 @@ use crate::bench::args::{BenchArgs, BenchMode};
 use crate::bench::report::BenchRow;
 use crate::bench::{bench_game, camera_for_frame, progress, RunSamples, BENCH_ASPECT, BENCH_DT};
 use crate::crowd_assets::loader::CrowdAssetLoader;
-use crate::extract::{Extractor, Screen};
+use crate::extract::{crowd_source, Extractor, Screen};
 use crate::game::FrameInput;
 use crate::level::Level;
 use crate::render::crowd_pass::CrowdPass;
 use crate::render::frame::{draw_frame, FrameLayers};
 use crate::render::{display_color, Renderer};
 use crate::settings::ViewSettings;
-use crate::view::render_world::CrowdSource;
 
 pub type BenchResult = Arc<Mutex<Option<Result<Vec<BenchRow>, String>>>>;
 
@@ -55,14 +54,7 @@ async fn bench(args: &BenchArgs, level: &Level) -> Result<Vec<BenchRow>, String>
             let mut game = bench_game(level, agents, args.seed);
             // The naive path draws everyone: nobody may be treated as unseen there.
             game.sim_view_policy = view.sim_view_policy(BENCH_ASPECT, level.lod.far);
-            let version = crowd_assets.version();
-            if let Some(assets) = crowd_assets.assets() {
-                let source = CrowdSource {
-                    assets,
-                    version,
-                    uniform_cap: view.uniform_cap,
-                    vat: view.vat,
-                };
+            if let Some(source) = crowd_source(&crowd_assets, &view) {
                 let gl = unsafe { get_internal_gl() };
                 crowd_pass.sync(gl.quad_context, &source, renderer.shadow_map());
             }

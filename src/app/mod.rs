@@ -16,7 +16,7 @@ use macroquad::prelude::{
 
 use crate::cli::PlayArgs;
 use crate::crowd_assets::loader::CrowdAssetLoader;
-use crate::extract::{Extractor, Screen};
+use crate::extract::{crowd_source, Extractor, Screen};
 use crate::game::{Action, FrameInput, Game, GameOptions};
 use crate::level::{Level, LevelWatcher};
 use crate::perf::timings::{FrameHistory, Stage, StageTimings};
@@ -34,7 +34,7 @@ use crate::ui::hud::{self, HudInfo};
 use crate::ui::perf_panel::{PanelFrame, PerfPanel};
 use crate::view::camera::ground_point;
 use crate::view::cull_view::overview_camera;
-use crate::view::render_world::{CrowdSource, PeopleCounts};
+use crate::view::render_world::PeopleCounts;
 use input::InputReader;
 
 /// How often the level file is checked for edits.
@@ -240,13 +240,7 @@ impl Session {
         // side when they or the uniform cap changed.
         self.crowd_assets.sync(self.game.level());
         let view = &self.settings.view;
-        if let Some(assets) = self.crowd_assets.assets() {
-            let source = CrowdSource {
-                assets,
-                version: self.crowd_assets.version(),
-                uniform_cap: view.uniform_cap,
-                vat: view.vat,
-            };
+        if let Some(source) = crowd_source(&self.crowd_assets, view) {
             self.crowd_pass
                 .sync(ctx, &source, self.renderer.shadow_map());
         }
