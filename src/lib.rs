@@ -29,4 +29,5 @@ pub mod settings;
 pub mod tools;
 pub mod tween;
 pub mod ui;
+pub mod validate;
 pub mod view;

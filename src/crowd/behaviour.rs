@@ -24,6 +24,34 @@ fn draw(range: &Range, r: f32) -> f32 {
 }
 
 impl Crowd {
+    /// Passes a waypoint once it is close or the next one is in plain sight. A walker pushed
+    /// back behind a door post after passing its waypoint turns back to it (checked every
+    /// `RECHECK_STEPS` steps, staggered, since a sight line costs a pass over the obstacles).
+    fn follow_route(&mut self, i: usize) {
+        const RECHECK_STEPS: u64 = 16;
+        let p = self.pos[i];
+        if self.route[i].len() > 1 {
+            if p.distance(self.route[i][0]) < 1.0
+                || self
+                    .nav
+                    .clear_sweep(p, self.route[i][1], super::BODY_RADIUS)
+            {
+                self.last_waypoint[i] = Some(self.route[i].remove(0));
+            }
+        } else if let Some(back) = self.last_waypoint[i] {
+            let due = (self.steps + i as u64) % RECHECK_STEPS == 0;
+            if due && self.state[i] == AgentState::Walking {
+                let target = self.steering_target(i);
+                if !self.nav.clear_line(p, target) && self.nav.clear_line(p, back) {
+                    self.route[i].insert(0, back);
+                    if self.route[i].len() == 1 {
+                        self.route[i].push(target);
+                    }
+                }
+            }
+        }
+    }
+
     fn rand(&mut self, i: usize) -> f32 {
         next_random(&mut self.rng_state[i])
     }
@@ -242,12 +270,7 @@ impl Crowd {
         let hero = inputs.hero_position.filter(|h| h.is_finite());
         for i in 0..self.len() {
             // Pass a waypoint once it is close or the next one is in plain sight.
-            if self.route[i].len() > 1 {
-                let p = self.pos[i];
-                if p.distance(self.route[i][0]) < 1.0 || self.nav.clear_line(p, self.route[i][1]) {
-                    self.route[i].remove(0);
-                }
-            }
+            self.follow_route(i);
             // Notice the hero when close: look at it, and some wave.
             if let Some(h) = hero {
                 if self.pos[i].distance(h) < b.notice_hero_distance

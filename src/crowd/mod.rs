@@ -140,6 +140,9 @@ pub struct Crowd {
     pub look_at: Vec<Option<Vec2>>,
     /// Seconds the agent keeps reacting to the hero.
     pub hero_attention: Vec<f32>,
+    /// The waypoint each walker passed last, to go back to if a push leaves its next target
+    /// out of sight (behind a door post).
+    last_waypoint: Vec<Option<Vec2>>,
     pub variant: Vec<Variant>,
     pub color: Vec<Vec3>,
     pub anim: Vec<AnimState>,
@@ -246,6 +249,7 @@ impl Crowd {
             timer: Vec::new(),
             look_at: Vec::new(),
             hero_attention: Vec::new(),
+            last_waypoint: Vec::new(),
             variant: Vec::new(),
             color: Vec::new(),
             anim: Vec::new(),
@@ -304,6 +308,28 @@ impl Crowd {
             let last = c.len() - 1;
             c.release_place(last);
             c.set_goal(last, goal);
+            c.plan[last] = Plan::Fixed;
+            c.state[last] = AgentState::Walking;
+        }
+        c.target_count = c.len();
+        c
+    }
+
+    /// A crowd of agents each walking a given route (waypoints, the last one its goal) with no
+    /// route search: for scenarios whose doors are narrower than the route grid resolves.
+    pub fn with_fixed_routes(
+        level: &Level,
+        starts_routes: &[(Vec2, Vec<Vec2>)],
+        seed: u64,
+    ) -> Self {
+        let mut c = Crowd::empty(level, seed);
+        for (i, (start, route)) in starts_routes.iter().enumerate() {
+            c.push_agent(i, *start);
+            let last = c.len() - 1;
+            c.release_place(last);
+            c.route_requests.retain(|&a| a as usize != last);
+            c.goal[last] = route.last().copied().unwrap_or(*start);
+            c.route[last] = route.clone();
             c.plan[last] = Plan::Fixed;
             c.state[last] = AgentState::Walking;
         }
@@ -391,6 +417,7 @@ impl Crowd {
         self.timer.truncate(n);
         self.look_at.truncate(n);
         self.hero_attention.truncate(n);
+        self.last_waypoint.truncate(n);
         self.variant.truncate(n);
         self.color.truncate(n);
         self.anim.truncate(n);
@@ -461,6 +488,7 @@ impl Crowd {
         self.timer.push(0.0);
         self.look_at.push(None);
         self.hero_attention.push(0.0);
+        self.last_waypoint.push(None);
         self.variant.push(variant);
         self.color.push(color);
         // A random phase so the crowd is not in lockstep.
@@ -557,6 +585,7 @@ impl Crowd {
     pub(crate) fn set_goal(&mut self, i: usize, goal: Vec2) {
         self.goal[i] = goal;
         self.route[i].clear();
+        self.last_waypoint[i] = None;
         if !self.nav.clear_line(self.pos[i], goal) {
             self.route_requests.push_back(i as u32);
         }

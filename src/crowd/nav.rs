@@ -88,6 +88,16 @@ impl NavGrid {
         })
     }
 
+    /// Whether a body of radius `half_width` can walk straight from `a` to `b`: the centre line
+    /// and both edges of its sweep are clear. A bare centre line that grazes a door post would
+    /// let a walker drop its door waypoint and end up pressed against the wall.
+    pub fn clear_sweep(&self, a: Vec2, b: Vec2, half_width: f32) -> bool {
+        let side = (b - a).perp().normalize_or_zero() * half_width;
+        self.clear_line(a, b)
+            && self.clear_line(a + side, b + side)
+            && self.clear_line(a - side, b - side)
+    }
+
     fn cell_of(&self, p: Vec2) -> (usize, usize) {
         let q = ((p - self.origin) / self.cell).floor();
         (

@@ -1,0 +1,172 @@
+//! Bottleneck flow (Seyfried et al. 2009, Kretz et al. 2006, Liao et al. 2014): a hundred people
+//! in a waiting area leave through a door in a wall; the flow through the door per metre of its
+//! width is compared with the laboratory's range, and the room after the door must clear.
+
+use glam::Vec2;
+
+use super::arena::{spread, walled_level, Wall, DT};
+use super::{Effort, Row};
+use crate::crowd::{Crowd, StepInputs};
+
+pub const WIDTHS: [f32; 5] = [0.8, 1.2, 1.6, 2.0, 2.4];
+/// Specific flow through a bottleneck in the experiments (people per second per metre).
+pub const SPECIFIC_FLOW: (f32, f32) = (1.3, 2.2);
+const WALL_X: f32 = 0.0;
+const WALL_THICKNESS: f32 = 0.4;
+/// Half the height of the waiting area and of the room after the door (m).
+const HALF_HEIGHT: f32 = 6.0;
+/// After the last person is through, the strip just past the door must be empty this soon (s).
+const CLEAR_WITHIN: f32 = 10.0;
+
+#[derive(Debug, Clone, Copy)]
+pub struct Outcome {
+    pub width: f32,
+    /// People per second through the door in the steady middle of the run.
+    pub flow: f32,
+    /// People still in the strip just past the door `CLEAR_WITHIN` s after the last passed.
+    pub left_behind_door: usize,
+    /// People who never got through.
+    pub stuck: usize,
+}
+
+impl Outcome {
+    pub fn specific_flow(&self) -> f32 {
+        self.flow / self.width
+    }
+}
+
+pub fn measure(width: f32, effort: Effort, seed: u64) -> Outcome {
+    let people = effort.pick(100, 60);
+    let door = width * 0.5;
+    let wall_far = WALL_X + WALL_THICKNESS;
+    let walls = [
+        Wall::between(
+            Vec2::new(WALL_X, -HALF_HEIGHT - 1.0),
+            Vec2::new(wall_far, -door),
+        ),
+        Wall::between(
+            Vec2::new(WALL_X, door),
+            Vec2::new(wall_far, HALF_HEIGHT + 1.0),
+        ),
+    ];
+    let level = walled_level(
+        Vec2::new(-9.0, -HALF_HEIGHT),
+        Vec2::new(16.0, HALF_HEIGHT),
+        &walls,
+        (1.24, 1.44),
+    );
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let starts = spread(
+        people,
+        Vec2::new(-8.5, -4.5),
+        Vec2::new(-1.0, 4.5),
+        &mut rng,
+    );
+    // Goals spread over the room after the door, so arrivals do not block those behind them.
+    let goals = spread(people, Vec2::new(6.0, -5.0), Vec2::new(15.0, 5.0), &mut rng);
+    let through_door = Vec2::new(wall_far + 0.8, 0.0);
+    let agents: Vec<(Vec2, Vec<Vec2>)> = starts
+        .into_iter()
+        .zip(goals)
+        .map(|(start, goal)| (start, vec![through_door, goal]))
+        .collect();
+    let mut crowd = Crowd::with_fixed_routes(&level, &agents, seed);
+    let mut passed_at: Vec<Option<f32>> = vec![None; people];
+    let max_steps = (effort.pick(240.0, 150.0) / DT) as usize;
+    let mut last_pass = None;
+    let mut left_behind_door = 0;
+    for step in 0..max_steps {
+        crowd.step(DT, &StepInputs::default());
+        let t = (step + 1) as f32 * DT;
+        for (i, passed) in passed_at.iter_mut().enumerate() {
+            if passed.is_none() && crowd.pos[i].x > WALL_X + WALL_THICKNESS * 0.5 {
+                *passed = Some(t);
+            }
+        }
+        if last_pass.is_none() && passed_at.iter().all(Option::is_some) {
+            last_pass = Some(t);
+        }
+        if last_pass.is_some_and(|l| t >= l + CLEAR_WITHIN) {
+            left_behind_door = crowd
+                .pos
+                .iter()
+                .filter(|p| p.x > wall_far && p.x < wall_far + 2.0 && p.y.abs() < door + 1.0)
+                .count();
+            break;
+        }
+    }
+    let mut times: Vec<f32> = passed_at.iter().flatten().copied().collect();
+    times.sort_by(f32::total_cmp);
+    let stuck = people - times.len();
+    // The steady middle: from the 10th to the 90th percent of the people through.
+    let (a, b) = (people / 10, people * 9 / 10);
+    let flow = match (times.get(a), times.get(b)) {
+        (Some(&ta), Some(&tb)) if tb > ta => (b - a) as f32 / (tb - ta),
+        _ => 0.0,
+    };
+    Outcome {
+        width,
+        flow,
+        left_behind_door: if last_pass.is_some() {
+            left_behind_door
+        } else {
+            people
+        },
+        stuck,
+    }
+}
+
+pub fn rows(outcomes: &[Outcome]) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for o in outcomes {
+        let (low, high) = SPECIFIC_FLOW;
+        rows.push(Row::new(
+            "bottleneck",
+            "width",
+            o.width,
+            o.specific_flow(),
+            "1/m/s",
+            low,
+            high,
+        ));
+        rows.push(Row::new(
+            "bottleneck_flow",
+            "width",
+            o.width,
+            o.flow,
+            "1/s",
+            f32::NAN,
+            f32::NAN,
+        ));
+        rows.push(Row::new(
+            "bottleneck_stuck",
+            "width",
+            o.width,
+            o.stuck as f32,
+            "people",
+            0.0,
+            0.0,
+        ));
+        rows.push(Row::new(
+            "bottleneck_jam_after_door",
+            "width",
+            o.width,
+            o.left_behind_door as f32,
+            "people",
+            0.0,
+            0.0,
+        ));
+    }
+    for w in outcomes.windows(2) {
+        rows.push(Row::new(
+            "bottleneck_flow_growth",
+            "width",
+            w[1].width,
+            w[1].flow - w[0].flow,
+            "1/s",
+            0.0,
+            f32::NAN,
+        ));
+    }
+    rows
+}

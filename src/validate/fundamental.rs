@@ -1,0 +1,143 @@
+//! The fundamental diagram: people walking one way round a looping corridor at a set density;
+//! after a warm-up, the density and speed in a measurement area in the middle are compared with
+//! Weidmann's (1993) curve, the usual yardstick for pedestrian models.
+
+use glam::Vec2;
+
+use super::arena::{LoopCorridor, DT};
+use super::{Effort, Row};
+
+/// Weidmann's speed (m/s) at a density (people per m²): free speed 1.34 m/s, standstill at
+/// 5.4 per m².
+pub fn weidmann_speed(density: f32) -> f32 {
+    if density <= 0.0 {
+        return 1.34;
+    }
+    (1.34 * (1.0 - (-1.913 * (1.0 / density - 1.0 / 5.4)).exp())).max(0.0)
+}
+
+/// The densities measured (people per m²).
+pub const DENSITIES: [f32; 6] = [0.5, 1.0, 2.0, 3.0, 4.0, 5.0];
+/// Up to this density the speed must follow Weidmann's curve within `TOLERANCE`.
+pub const CHECKED_UP_TO: f32 = 4.0;
+pub const TOLERANCE: f32 = 0.25;
+
+/// One density's measurement.
+#[derive(Debug, Clone, Copy)]
+pub struct Point {
+    pub nominal: f32,
+    /// Mean density in the measurement area (people per m²).
+    pub density: f32,
+    /// Mean speed along the corridor of the people in it (m/s).
+    pub speed: f32,
+}
+
+impl Point {
+    pub fn flow(&self) -> f32 {
+        self.density * self.speed
+    }
+}
+
+pub fn measure(density: f32, effort: Effort, seed: u64) -> Point {
+    let (length, width) = (effort.pick(60.0, 30.0), effort.pick(10.0, 6.0));
+    let count = (density * length * width).round() as usize;
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let starts: Vec<(Vec2, f32)> = super::arena::spread(
+        count,
+        Vec2::new(-length * 0.5, -width * 0.5 + 0.25),
+        Vec2::new(length * 0.5, width * 0.5 - 0.25),
+        &mut rng,
+    )
+    .into_iter()
+    .map(|p| (p, 1.0))
+    .collect();
+    // Everyone wants Weidmann's free speed, give or take a little, as in the experiments.
+    let mut corridor = LoopCorridor::new(length, width, &starts, (1.24, 1.44), seed);
+    let warm_up = (effort.pick(20.0, 12.0) / DT) as usize;
+    let measured = (effort.pick(40.0, 15.0) / DT) as usize;
+    let area_half = effort.pick(5.0, 4.0);
+    let area = 2.0 * area_half * width;
+    let mut along = Vec::new();
+    for _ in 0..warm_up {
+        corridor.step(&mut along);
+    }
+    let (mut people, mut speed_sum) = (0usize, 0.0f64);
+    for _ in 0..measured {
+        corridor.step(&mut along);
+        for (i, moved) in along.iter().enumerate() {
+            if corridor.crowd.pos[i].x.abs() < area_half {
+                people += 1;
+                speed_sum += (*moved / DT) as f64;
+            }
+        }
+    }
+    Point {
+        nominal: density,
+        density: people as f32 / (measured as f32 * area),
+        speed: if people > 0 {
+            (speed_sum / people as f64) as f32
+        } else {
+            0.0
+        },
+    }
+}
+
+/// The rows: speed against Weidmann's curve at the measured density, flow above zero below
+/// 4 per m², and speed falling as density grows.
+pub fn rows(points: &[Point]) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for p in points {
+        let expected = weidmann_speed(p.density);
+        let (low, high) = if p.nominal <= CHECKED_UP_TO {
+            (expected * (1.0 - TOLERANCE), expected * (1.0 + TOLERANCE))
+        } else {
+            (f32::NAN, f32::NAN)
+        };
+        rows.push(Row::new(
+            "fundamental_diagram_density",
+            "density",
+            p.nominal,
+            p.density,
+            "1/m2",
+            f32::NAN,
+            f32::NAN,
+        ));
+        rows.push(Row::new(
+            "fundamental_diagram",
+            "density",
+            p.nominal,
+            p.speed,
+            "m/s",
+            low,
+            high,
+        ));
+        // No gridlock below 4 per m²: people still get through.
+        let flow_low = if p.nominal < CHECKED_UP_TO + 0.5 {
+            0.05
+        } else {
+            f32::NAN
+        };
+        rows.push(Row::new(
+            "fundamental_diagram_flow",
+            "density",
+            p.nominal,
+            p.flow(),
+            "1/m/s",
+            flow_low,
+            f32::NAN,
+        ));
+    }
+    for w in points.windows(2) {
+        // Monotone: each speed at most the previous one (a hair of noise allowed).
+        rows.push(Row::new(
+            "fundamental_diagram_speed_drop",
+            "density",
+            w[1].nominal,
+            w[0].speed - w[1].speed,
+            "m/s",
+            -0.02,
+            f32::NAN,
+        ));
+    }
+    rows
+}
