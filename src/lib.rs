@@ -9,6 +9,7 @@ pub mod app;
 pub mod arg_values;
 pub mod asset;
 pub mod bench;
+pub mod chart;
 pub mod cli;
 pub mod clip_kind;
 pub mod crowd;
