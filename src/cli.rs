@@ -37,6 +37,10 @@ pub enum Command {
     Inspect(crate::tools::inspect::InspectArgs),
     /// Bake skeletal clips into vertex animation textures (EXR or PNG) plus a JSON manifest.
     Bake(crate::tools::vat::cli::BakeArgs),
+    /// Validate the crowd like a pedestrian simulator (fundamental diagram, bottleneck flows,
+    /// lanes, corner, evacuation): writes validate.csv, validate.md and plots; exits 1 when a
+    /// target is missed.
+    Validate(crate::validate::cli::ValidateArgs),
 }
 
 #[derive(Debug, Clone, Args)]

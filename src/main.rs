@@ -32,6 +32,7 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         },
+        Some(Command::Validate(args)) => validate(&args),
         None => play(cli.play),
     }
 }
@@ -43,6 +44,26 @@ fn print_output(command: &str, text: &str) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             print_error(&format!("throng {command}: writing the output: {e}"));
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn validate(args: &throng::validate::cli::ValidateArgs) -> ExitCode {
+    match throng::validate::cli::run_validate(args) {
+        Ok(outcome) => {
+            let printed = print_output("validate", &outcome.table);
+            if outcome.failures > 0 {
+                print_error(&format!(
+                    "throng validate: {} target(s) missed (marked **no** above)",
+                    outcome.failures
+                ));
+                return ExitCode::from(1);
+            }
+            printed
+        }
+        Err(e) => {
+            print_error(&format!("throng validate: {e}"));
             ExitCode::from(1)
         }
     }

@@ -5,9 +5,11 @@
 
 pub mod arena;
 pub mod bottleneck;
+pub mod cli;
 pub mod counterflow;
 pub mod evacuation;
 pub mod fundamental;
+pub mod plots;
 pub mod walkers;
 
 use std::fmt::Write as _;
@@ -101,4 +103,132 @@ pub fn to_csv(rows: &[Row]) -> String {
         );
     }
     out
+}
+
+/// Everything one run measured: the rows, and what the plots draw.
+pub struct Report {
+    pub effort: Effort,
+    pub rows: Vec<Row>,
+    pub fundamental: Vec<fundamental::Point>,
+    pub bottleneck: Vec<bottleneck::Outcome>,
+    pub counterflow: counterflow::Outcome,
+}
+
+impl Report {
+    /// Rows with a target that missed it.
+    pub fn failures(&self) -> Vec<&Row> {
+        self.rows
+            .iter()
+            .filter(|r| r.has_target() && !r.pass())
+            .collect()
+    }
+}
+
+/// The scenario groups, in the order they run and can be picked by `only`.
+pub const SCENARIOS: [&str; 5] = [
+    "fundamental_diagram",
+    "bottleneck",
+    "counterflow",
+    "walkers",
+    "evacuation",
+];
+
+/// Runs the scenarios (all, or those named in `only`), telling `progress` what starts.
+pub fn run(effort: Effort, only: &[String], mut progress: impl FnMut(&str)) -> Report {
+    let wanted = |name: &str| only.is_empty() || only.iter().any(|o| o == name);
+    let seed = 1;
+    let mut rows = Vec::new();
+    let mut fundamental = Vec::new();
+    if wanted("fundamental_diagram") {
+        for d in fundamental::DENSITIES {
+            progress(&format!("fundamental diagram at {d} people/m²"));
+            fundamental.push(fundamental::measure(d, effort, seed));
+        }
+        rows.extend(fundamental::rows(&fundamental));
+    }
+    let mut bottleneck = Vec::new();
+    if wanted("bottleneck") {
+        for w in bottleneck::WIDTHS {
+            progress(&format!("bottleneck {w} m wide"));
+            bottleneck.push(bottleneck::measure(w, effort, seed));
+        }
+        rows.extend(bottleneck::rows(&bottleneck));
+    }
+    let mut counterflow = counterflow::Outcome {
+        times: Vec::new(),
+        order: Vec::new(),
+    };
+    if wanted("counterflow") {
+        progress("counterflow");
+        counterflow = counterflow::measure(effort, seed);
+        rows.extend(counterflow::rows(&counterflow));
+    }
+    if wanted("walkers") {
+        progress("single walker and corner");
+        rows.extend(walkers::rows(
+            walkers::single_walker_seconds(),
+            &walkers::corner(),
+        ));
+    }
+    if wanted("evacuation") {
+        progress("evacuation, 4 exits");
+        let all = evacuation::measure(4, effort, seed);
+        progress("evacuation, 2 exits");
+        let half = evacuation::measure(2, effort, seed);
+        rows.extend(evacuation::rows(&all, &half));
+    }
+    Report {
+        effort,
+        rows,
+        fundamental,
+        bottleneck,
+        counterflow,
+    }
+}
+
+/// The rows as a Markdown table, targets written as ranges, misses in bold.
+pub fn to_markdown(rows: &[Row]) -> String {
+    let mut out =
+        String::from("| test | parameter | measured | target | pass |\n|---|---|---|---|---|\n");
+    for r in rows {
+        let target = match (r.target_low.is_nan(), r.target_high.is_nan()) {
+            (true, true) => String::from("—"),
+            (false, true) => format!("≥ {}", short(r.target_low)),
+            (true, false) => format!("≤ {}", short(r.target_high)),
+            (false, false) if r.target_low == r.target_high => short(r.target_low),
+            (false, false) => format!("{} – {}", short(r.target_low), short(r.target_high)),
+        };
+        let pass = if !r.has_target() {
+            ""
+        } else if r.pass() {
+            "yes"
+        } else {
+            "**no**"
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} = {} | {} {} | {} | {} |",
+            r.test,
+            r.parameter,
+            short(r.value),
+            short(r.measured),
+            r.unit,
+            target,
+            pass
+        );
+    }
+    out
+}
+
+/// A number with at most three decimals and no trailing zeros.
+fn short(v: f32) -> String {
+    if !v.is_finite() {
+        return if v.is_nan() {
+            "n/a".into()
+        } else {
+            "never".into()
+        };
+    }
+    let s = format!("{v:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }

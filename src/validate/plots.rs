@@ -1,0 +1,127 @@
+//! The validation's three plots: the fundamental diagram over Weidmann's curve, flow against
+//! door width over the laboratory range, and lane order over time.
+
+use crate::chart::{At, Axis, Band, Chart, Marker, RefLine, Scale, Series, PALETTE};
+
+use super::{bottleneck, counterflow, fundamental, Report};
+
+pub fn fundamental_diagram(r: &Report) -> Chart {
+    let curve: Vec<(f64, f64)> = (1..=54)
+        .map(|k| {
+            let d = k as f32 * 0.1;
+            (d as f64, fundamental::weidmann_speed(d) as f64)
+        })
+        .collect();
+    let checked: Vec<(f64, f64)> = curve
+        .iter()
+        .copied()
+        .filter(|(d, _)| *d >= 0.45 && *d <= fundamental::CHECKED_UP_TO as f64 + 0.05)
+        .collect();
+    let mut chart = Chart::new(
+        "Fundamental diagram: one-way corridor",
+        Axis::new("density (people per m2)", Scale::linear(0.0, 6.0)),
+        Axis::new("mean speed (m/s)", Scale::linear(0.0, 1.6)),
+    );
+    chart.subtitle =
+        "measured in the corridor's middle after a warm-up; shaded: Weidmann +-25 %".into();
+    chart.bands.push(Band::around(
+        "target: Weidmann +-25 %",
+        &checked,
+        fundamental::TOLERANCE as f64,
+        PALETTE[0],
+    ));
+    chart
+        .series
+        .push(Series::line("Weidmann (1993)", curve, PALETTE[0]));
+    chart.series.push(
+        Series::line(
+            "Throng",
+            r.fundamental
+                .iter()
+                .map(|p| (p.density as f64, p.speed as f64))
+                .collect(),
+            PALETTE[1],
+        )
+        .with_marker(Marker::Circle),
+    );
+    chart.legend = crate::chart::LegendCorner::TopRight;
+    chart
+}
+
+pub fn bottleneck_flow(r: &Report) -> Chart {
+    let (low, high) = bottleneck::SPECIFIC_FLOW;
+    let widths = (0.6, 2.6);
+    let mut chart = Chart::new(
+        "Bottleneck: flow through a door",
+        Axis::new("door width (m)", Scale::linear(widths.0, widths.1)),
+        Axis::new("flow (people per second)", Scale::linear(0.0, 6.0)),
+    );
+    chart.subtitle =
+        "100 people from a waiting area; shaded: 1.3-2.2 per s per m, the experiments' range"
+            .into();
+    let band: Vec<(f64, f64, f64)> = [widths.0, widths.1]
+        .iter()
+        .map(|&w| (w, w * low as f64, w * high as f64))
+        .collect();
+    chart
+        .bands
+        .push(Band::new("target: 1.3-2.2 /m/s x width", band, PALETTE[2]));
+    chart.series.push(
+        Series::line(
+            "Throng",
+            r.bottleneck
+                .iter()
+                .map(|o| (o.width as f64, o.flow as f64))
+                .collect(),
+            PALETTE[1],
+        )
+        .with_marker(Marker::Circle),
+    );
+    chart
+}
+
+pub fn lane_order(r: &Report) -> Chart {
+    let end = r.counterflow.times.last().copied().unwrap_or(60.0) as f64;
+    let mut chart = Chart::new(
+        "Counterflow: lanes forming",
+        Axis::new("time (s)", Scale::linear(0.0, end.max(60.0))),
+        Axis::new("lane order (share)", Scale::linear(0.0, 1.0)),
+    );
+    chart.subtitle =
+        "both ways at 1 person per m2 in a 10 m wide corridor; 0.5 = mixed, 1 = lanes".into();
+    chart.refs.push(RefLine::new(
+        At::Y(counterflow::MIN_ORDER as f64),
+        "target after 60 s",
+        PALETTE[2],
+    ));
+    chart
+        .refs
+        .push(RefLine::new(At::Y(0.5), "no lanes", crate::chart::GREY));
+    chart.series.push(Series::line(
+        "Throng",
+        r.counterflow
+            .times
+            .iter()
+            .zip(&r.counterflow.order)
+            .map(|(&t, &o)| (t as f64, o as f64))
+            .collect(),
+        PALETTE[1],
+    ));
+    chart.legend = crate::chart::LegendCorner::BottomRight;
+    chart
+}
+
+/// The plots with their file names, for the scenarios that ran.
+pub fn all(r: &Report) -> Vec<(&'static str, Chart)> {
+    let mut out = Vec::new();
+    if !r.fundamental.is_empty() {
+        out.push(("fundamental_diagram.png", fundamental_diagram(r)));
+    }
+    if !r.bottleneck.is_empty() {
+        out.push(("bottleneck_flow.png", bottleneck_flow(r)));
+    }
+    if !r.counterflow.times.is_empty() {
+        out.push(("lane_order.png", lane_order(r)));
+    }
+    out
+}
