@@ -653,7 +653,7 @@ fn target_name(names: &[Option<String>], i: usize) -> String {
 /// The morph target names the file gives mesh `m` (None where it names nothing):
 /// `extras.targetNames` on the mesh, as glTF exporters write it, or else on its first primitive
 /// that has one, where UniVRM and the Blender VRM exporter put it.
-pub(crate) fn file_target_names(m: &gltf::Mesh) -> Vec<Option<String>> {
+fn file_target_names(m: &gltf::Mesh) -> Vec<Option<String>> {
     let listed = |extras: &gltf::json::Extras| -> Option<Vec<Option<String>>> {
         let raw = extras.as_ref()?;
         let v = serde_json::from_str::<serde_json::Value>(raw.get()).ok()?;
