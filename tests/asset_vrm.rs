@@ -55,3 +55,103 @@ fn vrm1_humanoid_expressions_and_mtoon() {
         "Tri.vrm: VRMC_vrm expression \"blink\": morph target 4 out of range"
     );
 }
+
+/// The names the hero's morph sliders (F6) show: `Expressions::new` makes one slider per
+/// distinct target name.
+fn slider_names(s: &throng::asset::SceneAsset) -> Vec<String> {
+    throng::hero::expressions::Expressions::new(s, 1)
+        .targets
+        .iter()
+        .map(|g| g.slider.name.clone())
+        .collect()
+}
+
+#[test]
+fn godettes_morph_sliders_are_named_from_its_primitive_extras() {
+    // Blender's VRM exporter (like UniVRM) writes `targetNames` on the primitive, not the mesh.
+    let s = support::load("Godette_vrm_v4.vrm");
+    let names = slider_names(&s);
+    assert_eq!(
+        names,
+        [
+            "HideHairBalls",
+            "HdieEarRings",
+            "HideBlush",
+            "blink_left",
+            "blink_right",
+            "ah",
+            "ih",
+            "uu",
+            "ee",
+            "oh",
+            "look_up",
+            "look_down",
+            "look_left",
+            "look_right",
+            "angled_eyebrows"
+        ]
+    );
+    assert_eq!(
+        s.meshes[0].primitives[0].morph_targets[3].name,
+        "blink_left"
+    );
+}
+
+/// A triangle with three morph targets and `extras` as given, plus VRM 1.0 expressions.
+fn three_targets(
+    mesh_extras: Option<serde_json::Value>,
+    prim_extras: Option<serde_json::Value>,
+    expressions: serde_json::Value,
+) -> throng::asset::SceneAsset {
+    let (mut b, mut doc) = skinned_triangle();
+    let d = b.f32s("VEC3", &[0.0, 0.1, 0.0, 0.0, 0.1, 0.0, 0.0, 0.1, 0.0]);
+    doc["meshes"][0]["primitives"][0]["targets"] =
+        json!([{"POSITION": d}, {"POSITION": d}, {"POSITION": d}]);
+    if let Some(e) = mesh_extras {
+        doc["meshes"][0]["extras"] = e;
+    }
+    if let Some(e) = prim_extras {
+        doc["meshes"][0]["primitives"][0]["extras"] = e;
+    }
+    doc["extensionsUsed"] = json!(["VRMC_vrm"]);
+    doc["extensions"] = json!({"VRMC_vrm": {
+        "specVersion": "1.0",
+        "meta": {"name": "Tri"},
+        "humanoid": {"humanBones": {"hips": {"node": 1}}},
+        "expressions": expressions
+    }});
+    load_slice("Tri.vrm", &b.finish(doc), None).unwrap()
+}
+
+#[test]
+fn morph_targets_are_named_from_extras_then_expressions_then_target_n() {
+    let bind = |index: usize, weight: f32| json!({"node": 0, "index": index, "weight": weight});
+    // Target 0 alone drives `blink`; `happy` drives 1 and 2 together, so it names neither.
+    let expressions = json!({
+        "preset": {
+            "blink": {"morphTargetBinds": [bind(0, 1.0)]},
+            "happy": {"morphTargetBinds": [bind(1, 1.0), bind(2, 0.5)]}
+        },
+        "custom": {"wink": {"morphTargetBinds": [bind(0, 0.5)]}}
+    });
+    let s = three_targets(None, None, expressions.clone());
+    assert_eq!(
+        s.meshes[0].morph_target_names,
+        ["blink", "target_1", "target_2"]
+    );
+    assert_eq!(slider_names(&s), ["blink", "target_1", "target_2"]);
+    // The file's own names win, on the mesh or (failing that) on the primitive; an entry that
+    // is not a string leaves its target to the expressions.
+    let s = three_targets(
+        Some(json!({"targetNames": ["Close", 7, "Smile"]})),
+        Some(json!({"targetNames": ["a", "b", "c"]})),
+        expressions.clone(),
+    );
+    assert_eq!(
+        s.meshes[0].morph_target_names,
+        ["Close", "target_1", "Smile"]
+    );
+    let s = three_targets(None, Some(json!({"targetNames": ["a", "b"]})), expressions);
+    assert_eq!(s.meshes[0].morph_target_names, ["a", "b", "target_2"]);
+    assert_eq!(s.meshes[0].primitives[0].morph_targets[1].name, "b");
+}

@@ -64,6 +64,14 @@ fn import_inner(
     let textures = material::textures(&loaded, &mut warnings);
     let mut materials = material::materials(file, &loaded.doc)?;
     let vrm = vrm::read_vrm(file, &loaded.doc, &nodes, &meshes, &mut materials)?;
+    if let Some(vrm) = &vrm {
+        let named: Vec<Vec<bool>> = loaded
+            .doc
+            .meshes()
+            .map(|m| file_target_names(&m).iter().map(Option::is_some).collect())
+            .collect();
+        vrm::name_targets_by_expression(vrm, &named, &mut meshes);
+    }
     let roots = (0..nodes.len())
         .filter(|&i| nodes[i].parent.is_none())
         .collect();
@@ -151,7 +159,7 @@ impl<'a> Cx<'a> {
 
     fn mesh(&self, m: &gltf::Mesh) -> Result<MeshAsset, ImportError> {
         let mi = m.index();
-        let names = target_names(m);
+        let names = file_target_names(m);
         let mut prims = Vec::new();
         let mut target_count = None;
         for p in m.primitives() {
@@ -168,14 +176,7 @@ impl<'a> Cx<'a> {
             prims.push(prim);
         }
         let tc = target_count.unwrap_or(0);
-        let morph_target_names = (0..tc)
-            .map(|i| {
-                names
-                    .get(i)
-                    .cloned()
-                    .unwrap_or_else(|| format!("target_{i}"))
-            })
-            .collect();
+        let morph_target_names = (0..tc).map(|i| target_name(&names, i)).collect();
         let default_weights = match m.weights() {
             Some(w) if w.len() == tc => w.to_vec(),
             Some(w) => {
@@ -203,7 +204,7 @@ impl<'a> Cx<'a> {
         &self,
         m: &gltf::Mesh,
         p: &gltf::Primitive,
-        names: &[String],
+        names: &[Option<String>],
     ) -> Result<PrimitiveAsset, ImportError> {
         let at = format!(
             "mesh {}{} primitive {}",
@@ -280,10 +281,7 @@ impl<'a> Cx<'a> {
         let (joints, weights) = self.skin_attributes(p, n, &e)?;
         let mut morph_targets = Vec::new();
         for (ti, (pos, nor, tan)) in reader.read_morph_targets().enumerate() {
-            let name = names
-                .get(ti)
-                .cloned()
-                .unwrap_or_else(|| format!("target_{ti}"));
+            let name = target_name(names, ti);
             let target = checked_morph_target(
                 name,
                 n,
@@ -644,25 +642,31 @@ fn normalize_or_identity(q: Quat) -> Quat {
     }
 }
 
-fn target_names(m: &gltf::Mesh) -> Vec<String> {
-    let Some(raw) = m.extras().as_ref() else {
-        return Vec::new();
+/// Target `i`'s name from the file, else `target_i` (a VRM expression may name it later).
+fn target_name(names: &[Option<String>], i: usize) -> String {
+    match names.get(i) {
+        Some(Some(name)) => name.clone(),
+        _ => format!("target_{i}"),
+    }
+}
+
+/// The morph target names the file gives mesh `m` (None where it names nothing):
+/// `extras.targetNames` on the mesh, as glTF exporters write it, or else on its first primitive
+/// that has one, where UniVRM and the Blender VRM exporter put it.
+fn file_target_names(m: &gltf::Mesh) -> Vec<Option<String>> {
+    let listed = |extras: &gltf::json::Extras| -> Option<Vec<Option<String>>> {
+        let raw = extras.as_ref()?;
+        let v = serde_json::from_str::<serde_json::Value>(raw.get()).ok()?;
+        let names = v.get("targetNames")?.as_array()?;
+        Some(
+            names
+                .iter()
+                .map(|s| s.as_str().map(str::to_string))
+                .collect(),
+        )
     };
-    let Ok(v) = serde_json::from_str::<serde_json::Value>(raw.get()) else {
-        return Vec::new();
-    };
-    v.get("targetNames")
-        .and_then(|t| t.as_array())
-        .map(|a| {
-            a.iter()
-                .enumerate()
-                .map(|(i, s)| {
-                    s.as_str()
-                        .map(str::to_string)
-                        .unwrap_or_else(|| format!("target_{i}"))
-                })
-                .collect()
-        })
+    listed(m.extras())
+        .or_else(|| m.primitives().find_map(|p| listed(p.extras())))
         .unwrap_or_default()
 }
 

@@ -27,6 +27,37 @@ pub fn read_vrm(
     Ok(None)
 }
 
+/// Gives each morph target the file leaves unnamed (`named[mesh][target]` false) the name of
+/// the first expression that drives it and nothing else, so the hero's sliders read `blink_l`
+/// rather than `target_3`. Targets no such expression drives keep `target_N`.
+pub fn name_targets_by_expression(vrm: &VrmAsset, named: &[Vec<bool>], meshes: &mut [MeshAsset]) {
+    let mut done: Vec<(usize, usize)> = Vec::new();
+    for e in &vrm.expressions {
+        let Some(first) = e.binds.first() else {
+            continue;
+        };
+        let (mesh, target) = (first.mesh, first.target);
+        if e.binds.iter().any(|b| (b.mesh, b.target) != (mesh, target))
+            || done.contains(&(mesh, target))
+            || named.get(mesh).and_then(|n| n.get(target)) == Some(&true)
+        {
+            continue;
+        }
+        let Some(m) = meshes.get_mut(mesh) else {
+            continue;
+        };
+        if let Some(name) = m.morph_target_names.get_mut(target) {
+            *name = e.name.clone();
+        }
+        for p in &mut m.primitives {
+            if let Some(t) = p.morph_targets.get_mut(target) {
+                t.name = e.name.clone();
+            }
+        }
+        done.push((mesh, target));
+    }
+}
+
 fn s(v: &Value, key: &str) -> Option<String> {
     v.get(key).and_then(Value::as_str).map(str::to_string)
 }

@@ -13,6 +13,9 @@ pub const FIGURE_FLOATS: usize = 18;
 pub const KEEP: f32 = 0.0;
 pub const CLOTHING: f32 = 1.0;
 pub const SKIN: f32 = 2.0;
+/// A face detail on a skin material (eyes, brows, mouth): a colour the skin key says is not
+/// skin. The shader draws it dark whatever the skin tone, so it shows on every face.
+pub const FEATURE: f32 = 3.0;
 
 /// One vertex of a crowd figure.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -21,8 +24,8 @@ pub struct FigureVertex {
     pub normal: Vec3,
     /// Linear base colour of the material.
     pub color: Vec3,
-    /// What colours this vertex per person: `KEEP`, `CLOTHING` (the person's tint) or `SKIN`
-    /// (the person's skin tone).
+    /// What colours this vertex per person: `KEEP`, `CLOTHING` (the person's tint), `SKIN`
+    /// (the person's skin tone) or `FEATURE` (a face detail, drawn dark).
     pub tint: f32,
     /// Skin slots (columns of the animation texture).
     pub joints: UVec4,
@@ -323,6 +326,62 @@ pub fn srgb_to_linear(c: u8) -> f32 {
     }
 }
 
+/// How far (gamma-encoded RGB, as `lod`'s colour regions) a skin-material colour may be from
+/// the skin key and still be skin.
+const SKIN_KEY_DISTANCE: f32 = 0.15;
+
+fn gamma(c: Vec3) -> Vec3 {
+    let c = c.max(Vec3::ZERO);
+    Vec3::new(c.x.sqrt(), c.y.sqrt(), c.z.sqrt())
+}
+
+/// The skin's colour key: the colour covering the most surface among the `SKIN` vertices of
+/// all `parts` (gamma-encoded, in bins of 1/32). Taken over the whole figure, not per material:
+/// the Quaternius bodies keep eyes and brows in a material of their own (`Face`), which is
+/// then wholly unlike the body's `Skin`. None when no vertex is `SKIN`.
+pub fn skin_key(parts: &[MaterialPart]) -> Option<Vec3> {
+    let mut bins: std::collections::BTreeMap<[i32; 3], (f32, Vec3)> = Default::default();
+    for part in parts {
+        let m = &part.mesh;
+        for t in m.indices.chunks_exact(3) {
+            let [a, b, c] = [t[0], t[1], t[2]].map(|i| &m.vertices[i as usize]);
+            // A degenerate triangle still counts a little: a figure of slivers has a key too.
+            let area = 0.5
+                * (b.position - a.position)
+                    .cross(c.position - a.position)
+                    .length();
+            for v in [a, b, c] {
+                if v.tint != SKIN {
+                    continue;
+                }
+                let g = gamma(v.color);
+                let bin = (g * 32.0).round().as_ivec3().to_array();
+                let e = bins.entry(bin).or_insert((0.0, Vec3::ZERO));
+                e.0 += area + 1e-9;
+                e.1 += g * (area + 1e-9);
+            }
+        }
+    }
+    let (weight, sum) =
+        bins.into_values().fold(
+            (0.0, Vec3::ZERO),
+            |best, e| if e.0 > best.0 { e } else { best },
+        );
+    (weight > 0.0).then(|| sum / weight)
+}
+
+/// Marks every `SKIN` vertex whose colour is not the skin `key` (see `skin_key`) as a face
+/// `FEATURE`, so the skin tone paints only what is skin.
+pub fn mark_face_features(parts: &mut [MaterialPart], key: Vec3) {
+    for part in parts {
+        for v in &mut part.mesh.vertices {
+            if v.tint == SKIN && gamma(v.color).distance(key) > SKIN_KEY_DISTANCE {
+                v.tint = FEATURE;
+            }
+        }
+    }
+}
+
 /// Keeps the `n` strongest bone influences of every vertex and renormalises them.
 pub fn limit_influences(mesh: &mut FigureMesh, n: u32) {
     let n = n.clamp(1, 4) as usize;
@@ -345,6 +404,63 @@ pub fn limit_influences(mesh: &mut FigureMesh, n: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A part of `n` triangles of one colour and tint class, each of area `area`.
+    fn flat_part(name: &str, color: Vec3, tint: f32, n: usize, area: f32) -> MaterialPart {
+        let mut mesh = FigureMesh::default();
+        for k in 0..n {
+            let x = k as f32 * 10.0;
+            for p in [
+                Vec3::new(x, 0.0, 0.0),
+                Vec3::new(x + 2.0 * area, 0.0, 0.0),
+                Vec3::Y,
+            ] {
+                mesh.indices.push(mesh.vertices.len() as u32);
+                mesh.vertices.push(FigureVertex {
+                    position: p,
+                    color,
+                    tint,
+                    ..Default::default()
+                });
+            }
+        }
+        MaterialPart {
+            name: name.into(),
+            mesh,
+        }
+    }
+
+    #[test]
+    fn the_skin_key_keeps_eyes_and_brows_out_of_the_skin_tone() {
+        // Quaternius: a near-black `Skin` body, near-white eyes and brows in `Face`, and more
+        // `Face` triangles than body ones, so the key must weigh by area.
+        let body = Vec3::splat(0.0134);
+        let eyes = Vec3::new(1.0, 1.0, 0.94);
+        let mut parts = vec![
+            flat_part("Skin", body, SKIN, 4, 1.0),
+            flat_part("Face", eyes, SKIN, 10, 0.05),
+            flat_part("Hair", eyes, KEEP, 1, 1.0),
+        ];
+        let key = skin_key(&parts).expect("a skin key");
+        assert_approx!(key, Vec3::splat(0.0134f32.sqrt()), 1e-5);
+        mark_face_features(&mut parts, key);
+        let classes = |p: &MaterialPart| p.mesh.vertices.iter().map(|v| v.tint).collect::<Vec<_>>();
+        assert!(classes(&parts[0]).iter().all(|&t| t == SKIN));
+        assert!(classes(&parts[1]).iter().all(|&t| t == FEATURE));
+        assert!(classes(&parts[2]).iter().all(|&t| t == KEEP));
+        // A face of skin colour with a darker texel or two: only those become features.
+        let mut face = flat_part("Face", body, SKIN, 3, 1.0);
+        face.mesh.vertices[4].color = Vec3::ZERO;
+        let mut parts = vec![face];
+        let key = skin_key(&parts).expect("a skin key");
+        mark_face_features(&mut parts, key);
+        let features: Vec<usize> = (0..9)
+            .filter(|&v| parts[0].mesh.vertices[v].tint == FEATURE)
+            .collect();
+        assert_eq!(features, [4]);
+        // No skin material, no key.
+        assert_eq!(skin_key(&[flat_part("Hair", eyes, KEEP, 2, 1.0)]), None);
+    }
 
     #[test]
     fn influence_limit_keeps_the_strongest_and_renormalises() {

@@ -28,7 +28,8 @@ use props::{attach_to_bone, build_prop, prop_bones, prop_visible_at, BoneAnchor,
 /// smooth for walking people and keeps the texture small.
 pub const BAKE_FPS: f32 = 30.0;
 
-/// Materials painted with a per-person skin tone when the level does not list them.
+/// Materials painted with a per-person skin tone when the level does not list them. Only
+/// their skin-coloured vertices take it: other colours are face details (`mesh::skin_key`).
 const DEFAULT_SKIN: &[&str] = &["skin", "face"];
 
 /// Materials tinted by a person's clothing colour when the level does not list them.
@@ -416,7 +417,11 @@ impl CrowdAssets {
         };
         let worn = rigid_parts_of(&rigid.always, &mut notes);
         mesh::merge_parts(&mut parts, worn);
-        let option_parts: ChoiceGroups<Vec<MaterialPart>> = rigid
+        let skin_key = mesh::skin_key(&parts);
+        if let Some(key) = skin_key {
+            mesh::mark_face_features(&mut parts, key);
+        }
+        let mut option_parts: ChoiceGroups<Vec<MaterialPart>> = rigid
             .groups
             .iter()
             .map(|g| {
@@ -428,6 +433,11 @@ impl CrowdAssets {
                     .collect()
             })
             .collect();
+        for (_, oparts) in option_parts.iter_mut().flatten().flatten() {
+            if let Some(key) = skin_key {
+                mesh::mark_face_features(oparts, key);
+            }
+        }
         self.warnings
             .extend(notes.into_iter().map(|n| format!("{field}: {n}")));
         if parts.is_empty() {

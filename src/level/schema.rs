@@ -196,7 +196,8 @@ pub struct CrowdModel {
     #[serde(default, deserialize_with = "listed")]
     pub tint_materials: Option<Vec<String>>,
     /// Materials painted with a per-person skin tone (default: `Skin` and `Face`; `[]` keeps
-    /// the model's own colours, e.g. for animals).
+    /// the model's own colours, e.g. for animals). Only their skin-coloured parts take it:
+    /// other colours in them (eyes, brows) are face details, drawn dark on every tone.
     #[serde(default, deserialize_with = "listed")]
     pub skin_materials: Option<Vec<String>>,
     /// Groups of alternative rigid meshes that hang from the model's bones, by node or mesh

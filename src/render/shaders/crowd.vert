@@ -128,9 +128,12 @@ void main() {
     vec3 world = vec3(dot(w0, skinned), dot(w1, skinned), dot(w2, skinned));
     v_normal = vec3(dot(w0, skinned_n), dot(w1, skinned_n), dot(w2, skinned_n));
     vec4 tint = block(3);
-    // in_tint: 0 keeps the material colour, 1 takes the clothing tint, 2 the skin tone.
+    // in_tint: 0 keeps the material colour, 1 takes the clothing tint, 2 the skin tone, 3 is a
+    // face detail (eyes, brows) drawn dark so it shows on the lightest and the darkest skin.
     vec3 skin = mix(vec3(0.80, 0.50, 0.34), vec3(0.16, 0.07, 0.035), anim.w);
-    vec3 own = in_tint > 1.5 ? skin : mix(in_color, tint.rgb, in_tint * tint.a);
+    vec3 feature = vec3(0.018, 0.012, 0.010);
+    vec3 own = in_tint > 2.5 ? feature
+        : in_tint > 1.5 ? skin : mix(in_color, tint.rgb, in_tint * tint.a);
     v_color = tint.a > 1.5 ? tint.rgb : own;
     v_world = world;
     gl_Position = view_proj * vec4(world, 1.0);
