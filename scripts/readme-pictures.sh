@@ -7,7 +7,8 @@
 # One row per picture. Columns, separated by `|`:
 #   file     the picture's name in OUT_DIR (what the README links to)
 #   shows    what the picture must show: the caption's promise, checked by eye after a run
-#   level    the level file played, or `bench` for the benchmark's own plot (`throng bench`)
+#   level    the level file played, `bench` for the benchmark's own plot (`throng bench`), or
+#            `validate` for a plot `throng validate` writes (the file names which)
 #   edits    `-`, or changes to a copy of the level, separated by ` ; `: `camera: (...)` replaces
 #            the level's camera line, `s/OLD/NEW/` is a sed substitution. Each edit must change
 #            the level, so a picture fails loudly instead of drifting when the level changes.
@@ -25,6 +26,9 @@ cullview.jpg | culling view (F7): yellow frustum, culled people in red          
 market.jpg   | the market street level                                            | levels/market.ron | - | --frames 40
 knights.jpg  | market visitors close up: knights with shields and swords, robots | levels/market.ron | s/weight: 0.4,/weight: 40.0,/ ; camera: (mode: Orbit, target: (0.0, 1.0, -120.0), distance: 9.0, yaw_deg: 160.0, pitch_deg: 12.0, fov_deg: 55.0) | --crowd 600 --frames 50
 bench.png    | median frame time against crowd size, a line per mode (log-log)   | bench             | - | --sizes 100,300,1000 --modes pipeline,vat,instanced,naive --frames 3 --warmup 1
+fundamental_diagram.png | speed against density in a one-way corridor over Weidmann's curve | validate | - | --only fundamental_diagram
+bottleneck_flow.png     | flow through doors 0.8-2.4 m wide over the experiments' range     | validate | - | --only bottleneck
+lane_order.png          | lane order rising from 0.5 to above 0.8 in counterflow             | validate | - | --only counterflow
 '
 
 set -euo pipefail
@@ -115,6 +119,10 @@ while IFS='|' read -r file shows level edits args; do
         # shellcheck disable=SC2086 # args is a list of words
         nice -n 10 timeout 900 "$throng" bench $args --out "$work/bench" | tee "$work/bench.txt"
         cp "$work/bench/bench.png" "$target"
+    elif [ "$level" = "validate" ]; then
+        # shellcheck disable=SC2086 # args is a list of words
+        nice -n 10 timeout 900 "$throng" validate $args --out "$work/validate"
+        cp "$work/validate/$file" "$target"
     else
         played="$work/${file%.*}.ron"
         edit_level "$level" "$played" "$edits"

@@ -8,6 +8,12 @@ use std::path::{Component, Path, PathBuf};
 const SCRIPT: &str = "scripts/readme-pictures.sh";
 const IMAGES: &str = "docs/images";
 const IMAGE_EXTENSIONS: [&str; 4] = ["jpg", "jpeg", "png", "gif"];
+/// The plots `throng validate` writes.
+const VALIDATION_PLOTS: [&str; 3] = [
+    "fundamental_diagram.png",
+    "bottleneck_flow.png",
+    "lane_order.png",
+];
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -208,13 +214,19 @@ fn the_script_table_names_real_levels_once_each() {
         );
         assert!(
             row.file.ends_with(".jpg") || row.file.ends_with(".png"),
-            "{SCRIPT}: {}: pictures are .jpg (screenshots) or .png (the bench plot)",
+            "{SCRIPT}: {}: pictures are .jpg (screenshots) or .png (plots)",
             row.file
         );
         if row.level == "bench" {
             assert_eq!(
                 row.file, "bench.png",
                 "{SCRIPT}: the bench writes bench.png"
+            );
+        } else if row.level == "validate" {
+            assert!(
+                VALIDATION_PLOTS.contains(&row.file.as_str()),
+                "{SCRIPT}: {}: `throng validate` writes only {VALIDATION_PLOTS:?}",
+                row.file
             );
         } else {
             assert!(

@@ -96,6 +96,9 @@ struct NeighbourLanes {
     dy: [f32; NEIGHBOUR_LANES],
     vx: [f32; NEIGHBOUR_LANES],
     vy: [f32; NEIGHBOUR_LANES],
+    /// 1 for a walker, 0 for someone standing (holding a spot, queuing, sitting): standing people
+    /// pushed forward by others are passed, never followed.
+    walking: [f32; NEIGHBOUR_LANES],
 }
 
 /// The per-agent terms the pair forces need.
@@ -193,7 +196,8 @@ fn pair_forces_body<const WALKING: bool>(n: &NeighbourLanes, a: &PairTerms) -> P
                 // each other instead of pushing head-on. Stronger the closer and the more
                 // squarely ahead the other person is.
                 let ahead = -(a.hx * dx + a.hy * dy) * inv;
-                let same_way = n.vx[i] * a.hx + n.vy[i] * a.hy > FOLLOW_MIN_SPEED;
+                let same_way =
+                    (n.vx[i] * a.hx + n.vy[i] * a.hy > FOLLOW_MIN_SPEED) & (n.walking[i] > 0.5);
                 let right = if in_sight & (ahead > 0.5) & !same_way {
                     KEEP_RIGHT * ahead * (1.0 - dist / LOOK_AHEAD)
                 } else {
@@ -385,6 +389,7 @@ impl SteerContext<'_> {
             dy: [0.0; NEIGHBOUR_LANES],
             vx: [0.0; NEIGHBOUR_LANES],
             vy: [0.0; NEIGHBOUR_LANES],
+            walking: [0.0; NEIGHBOUR_LANES],
         };
         for (k, &key) in cands[..count].iter().enumerate() {
             let j = (key & 0xFFFF_FFFF) as usize;
@@ -392,6 +397,7 @@ impl SteerContext<'_> {
             lanes.dy[k] = p.y - a.py[j];
             lanes.vx[k] = a.vx[j];
             lanes.vy[k] = a.vy[j];
+            lanes.walking[k] = if a.flags[j] & STANDING == 0 { 1.0 } else { 0.0 };
         }
         lanes
     }
@@ -594,12 +600,14 @@ mod tests {
                 dy: [0.0; NEIGHBOUR_LANES],
                 vx: [0.0; NEIGHBOUR_LANES],
                 vy: [0.0; NEIGHBOUR_LANES],
+                walking: [0.0; NEIGHBOUR_LANES],
             };
             for k in 0..n {
                 lanes.dx[k] = rng.f32() * 3.2 - 1.6;
                 lanes.dy[k] = rng.f32() * 3.2 - 1.6;
                 lanes.vx[k] = rng.f32() * 3.0 - 1.5;
                 lanes.vy[k] = rng.f32() * 3.0 - 1.5;
+                lanes.walking[k] = (rng.u8(..) % 2) as f32;
             }
             let h = Vec2::from_angle(rng.f32() * 6.3);
             let terms = PairTerms {
@@ -614,15 +622,16 @@ mod tests {
                 push: 1.0,
             };
             let base = pair_forces_body::<true>(&lanes, &terms);
-            assert!(base.is_finite());
+            assert!(base.force.is_finite());
             #[cfg(target_arch = "x86_64")]
             if std::arch::is_x86_feature_detected!("avx2") {
                 // SAFETY: AVX2 is present, checked just above.
                 let wide = unsafe { pair_forces_avx2::<true>(&lanes, &terms) };
                 assert_eq!(
-                    base.to_array().map(f32::to_bits),
-                    wide.to_array().map(f32::to_bits)
+                    base.force.to_array().map(f32::to_bits),
+                    wide.force.to_array().map(f32::to_bits)
                 );
+                assert_eq!(base.headway.to_bits(), wide.headway.to_bits());
             }
         }
     }

@@ -232,3 +232,61 @@ fn short(v: f32) -> String {
     let s = format!("{v:.3}");
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_row_passes_inside_its_target_and_open_sides_are_empty_fields() {
+        let inside = Row::new("t", "p", 2.0, 0.7, "m/s", 0.5, 0.9);
+        let below = Row::new("t", "p", 2.0, 0.4, "m/s", 0.5, 0.9);
+        let open_top = Row::new("t", "p", 2.0, 9.0, "m/s", 0.5, f32::NAN);
+        let report_only = Row::new("t", "p", 2.0, f32::NAN, "m/s", f32::NAN, f32::NAN);
+        assert!(inside.pass() && !below.pass() && open_top.pass());
+        assert!(!report_only.has_target());
+        assert_eq!(
+            to_csv(&[inside, open_top]),
+            "test,parameter,value,measured,unit,target_low,target_high,pass\n\
+             t,p,2,0.7000,m/s,0.5,0.9,true\nt,p,2,9.0000,m/s,0.5,,true\n"
+        );
+    }
+
+    #[test]
+    fn weidmann_speed_matches_the_published_curve() {
+        assert_approx!(fundamental::weidmann_speed(1.0), 1.0587, 1e-3);
+        assert_approx!(fundamental::weidmann_speed(2.0), 0.6063, 1e-3);
+        assert_approx!(fundamental::weidmann_speed(5.4), 0.0, 1e-6);
+        assert_eq!(fundamental::weidmann_speed(7.0), 0.0);
+    }
+
+    #[test]
+    fn lane_order_is_one_in_lanes_and_low_when_rows_alternate() {
+        use glam::Vec2;
+        let spots = |lanes: bool| -> Vec<(Vec2, f32)> {
+            (0..200)
+                .map(|k| {
+                    let (col, row) = ((k % 20) as f32, (k / 20) as f32);
+                    let p = Vec2::new(-9.5 + col, -4.5 + row);
+                    let dir = if lanes {
+                        if row < 5.0 {
+                            1.0
+                        } else {
+                            -1.0
+                        }
+                    } else if (k / 20) % 2 == 0 {
+                        1.0
+                    } else {
+                        -1.0
+                    };
+                    (p, dir)
+                })
+                .collect()
+        };
+        let lanes = arena::LoopCorridor::new(20.0, 10.0, &spots(true), (1.3, 1.3), 1);
+        let mixed = arena::LoopCorridor::new(20.0, 10.0, &spots(false), (1.3, 1.3), 1);
+        // Two lanes: only the two rows at their border see the other way on one side.
+        assert_approx!(counterflow::lane_order(&lanes), 0.9, 1e-6);
+        assert_approx!(counterflow::lane_order(&mixed), 0.0, 1e-6);
+    }
+}

@@ -1,0 +1,155 @@
+//! The crowd validated like a pedestrian simulator (`throng validate --quick`, scenario by
+//! scenario): every measured point must meet its target. The measured values are printed so CI
+//! logs show them.
+
+use throng::validate::{run, Effort, Row};
+
+/// Writes straight to stderr, past the harness's capture, so CI logs show the numbers.
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+fn check(scenario: &str) -> Vec<Row> {
+    let report = run(Effort::Quick, &[scenario.to_string()], |_| {});
+    assert!(!report.rows.is_empty(), "{scenario}: no rows");
+    for r in &report.rows {
+        let target = if r.has_target() {
+            format!(
+                " (target {}..{}) {}",
+                r.target_low,
+                r.target_high,
+                if r.pass() { "ok" } else { "MISSED" }
+            )
+        } else {
+            String::new()
+        };
+        say(&format!(
+            "{}: {} = {}: {:.3} {}{target}",
+            r.test, r.parameter, r.value, r.measured, r.unit
+        ));
+    }
+    let missed: Vec<String> = report
+        .failures()
+        .iter()
+        .map(|r| {
+            format!(
+                "{} at {} = {}: {}",
+                r.test, r.parameter, r.value, r.measured
+            )
+        })
+        .collect();
+    assert!(missed.is_empty(), "{scenario}: targets missed: {missed:#?}");
+    report.rows
+}
+
+fn measured(rows: &[Row], test: &str) -> Vec<f32> {
+    rows.iter()
+        .filter(|r| r.test == test)
+        .map(|r| r.measured)
+        .collect()
+}
+
+#[test]
+fn fundamental_diagram_follows_weidmann() {
+    let rows = check("fundamental_diagram");
+    // Six densities, the speed checked against the curve up to 4 per m², flow never zero there.
+    let speeds = measured(&rows, "fundamental_diagram");
+    assert_eq!(speeds.len(), 6);
+    assert!(speeds.windows(2).all(|w| w[1] <= w[0] + 0.02), "{speeds:?}");
+    assert_eq!(measured(&rows, "fundamental_diagram_flow").len(), 6);
+}
+
+#[test]
+fn bottleneck_flow_is_in_the_laboratory_range_and_grows_with_width() {
+    let rows = check("bottleneck");
+    let flows = measured(&rows, "bottleneck_flow");
+    assert_eq!(flows.len(), 5);
+    assert!(flows.windows(2).all(|w| w[1] > w[0]), "{flows:?}");
+}
+
+#[test]
+fn counterflow_forms_lanes() {
+    let rows = check("counterflow");
+    let order = measured(&rows, "counterflow_lane_order");
+    // Mixed at the start, lanes by the end.
+    assert!(order[0] < 0.65, "started in lanes already: {order:?}");
+}
+
+#[test]
+fn single_walker_and_corner() {
+    let rows = check("walkers");
+    assert_eq!(measured(&rows, "corner_turned"), vec![20.0]);
+}
+
+#[test]
+fn evacuation_takes_longer_with_fewer_exits_and_nobody_is_left() {
+    let rows = check("evacuation");
+    let times = measured(&rows, "evacuation");
+    assert_eq!(times.len(), 2);
+    assert!(times.iter().all(|t| t.is_finite()), "{times:?}");
+}
+
+#[test]
+fn the_command_writes_the_table_the_csv_and_the_plots() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_throng"))
+        .args([
+            "validate",
+            "--quick",
+            "--only",
+            "counterflow,walkers",
+            "--out",
+        ])
+        .arg(dir.path())
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("| counterflow | time = 60 |"), "{stdout}");
+    let csv = std::fs::read_to_string(dir.path().join("validate.csv")).expect("csv");
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("test,parameter,value,measured,unit,target_low,target_high,pass")
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert!(rows.iter().all(|r| r.len() == 8), "{csv}");
+    let single = rows
+        .iter()
+        .find(|r| r[0] == "single_walker")
+        .expect("single walker row");
+    assert_eq!(
+        (single[1], single[2], single[4], single[7]),
+        ("speed", "1.33", "s", "true")
+    );
+    let seconds: f32 = single[3].parse().expect("a number");
+    assert!(
+        (seconds - 40.0 / 1.33).abs() < 0.05 * 40.0 / 1.33,
+        "{seconds}"
+    );
+    let md = std::fs::read_to_string(dir.path().join("validate.md")).expect("md");
+    assert!(md.starts_with("| test | parameter | measured | target | pass |"));
+    let png = std::fs::read(dir.path().join("lane_order.png")).expect("plot");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    // Plots of scenarios that did not run are not written.
+    assert!(!dir.path().join("fundamental_diagram.png").exists());
+}
+
+#[test]
+fn an_unknown_scenario_is_refused_with_the_names_allowed() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_throng"))
+        .args(["validate", "--only", "bottlenecks"])
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("'bottlenecks'") && stderr.contains("bottleneck"),
+        "{stderr}"
+    );
+}
