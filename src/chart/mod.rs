@@ -440,6 +440,21 @@ impl Chart {
             y1: y + h,
         };
         c.fill_rect(inner, WHITE);
+        let corners = [
+            (inner.x0, inner.y0),
+            (inner.x1, inner.y0),
+            (inner.x1, inner.y1),
+            (inner.x0, inner.y1),
+        ];
+        for k in 0..4 {
+            let (a, b) = (corners[k], corners[(k + 1) % 4]);
+            c.line(
+                (a.0 as f32, a.1 as f32),
+                (b.0 as f32, b.1 as f32),
+                1,
+                GRID_MAJOR,
+            );
+        }
         let mut row_y = y + 4;
         for b in bands {
             let swatch = Rect {
