@@ -108,12 +108,17 @@ impl Progress {
         let runs = self.planned.len();
         let share = f64::from(frame + 1) / f64::from(frames.max(1));
         let elapsed = self.started.elapsed().as_secs_f64() * 1000.0;
+        let left = self.left_ms(share, elapsed);
+        let left = if left < 500.0 {
+            "nearly done".to_string()
+        } else {
+            format!("about {} left", format_duration(left))
+        };
         eprintln!(
-            "bench [{}/{runs}] {what} {agents} agents: frame {}/{frames}, {} spent, about {} left",
+            "bench [{}/{runs}] {what} {agents} agents: frame {}/{frames}, {} spent, {left}",
             self.done + 1,
             frame + 1,
             format_duration(elapsed),
-            format_duration(self.left_ms(share, elapsed))
         );
     }
 }

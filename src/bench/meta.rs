@@ -40,11 +40,10 @@ impl RunMeta {
     pub fn subtitle(&self) -> String {
         let date = self.date_utc.replace('T', " ").replace('Z', " UTC");
         let date = date.get(..16).map_or(date.clone(), |d| format!("{d} UTC"));
-        let s = format!(
+        format!(
             "{date}, commit {}, {}, {} ({} cores), seed {}",
             self.commit, self.gl_renderer, self.cpu, self.cores, self.seed
-        );
-        s.chars().take(110).collect()
+        )
     }
 
     pub fn json(&self) -> String {

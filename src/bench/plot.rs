@@ -115,8 +115,13 @@ pub fn chart(rows: &[BenchRow], baseline: &[BaselineRow], text: &PlotText) -> Ch
             old_modes.push(&b.mode);
         }
     }
+    let mut unmatched = names.len();
     for mode in old_modes {
-        let k = names.iter().position(|m| *m == mode).unwrap_or(names.len());
+        // A mode only the baseline has takes the next free colour.
+        let k = names.iter().position(|m| *m == mode).unwrap_or_else(|| {
+            unmatched += 1;
+            unmatched - 1
+        });
         let mut pts: Vec<(f64, f64)> = baseline
             .iter()
             .filter(|b| b.mode == mode && b.median_ms.is_finite())
@@ -142,11 +147,11 @@ pub fn ratio_chart(rows: &[BenchRow], baseline: &[BaselineRow], text: &PlotText)
     let values = matched.iter().map(|r| r.ratio).chain([1.0]);
     let y_label = format!("median {} ms, this run / baseline", text.timed.name());
     let mut chart = Chart::new(
-        format!("{} - against the baseline", text.title),
+        "this run against the baseline",
         Axis::new("agents (log scale)", Scale::log_fit(agents)),
         Axis::new(y_label, Scale::linear_fit(values, true)),
     );
-    chart.subtitle = "below 1: faster than the baseline".into();
+    chart.subtitle = format!("{}; below 1: faster than the baseline", text.title);
     chart
         .refs
         .push(RefLine::new(At::Y(1.0), "same as baseline", GREY));
