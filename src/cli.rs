@@ -30,7 +30,8 @@ pub enum Command {
     /// Play a level (the default when no subcommand is given).
     Play(PlayArgs),
     /// Measure frame times over a fixed camera path for several crowd sizes and render modes;
-    /// writes bench.csv, bench.png and a table.
+    /// writes bench.csv, bench.json (commit, date, CPU, renderer, level, seed), bench.png and a
+    /// table, after printing an estimate of how long it will take.
     Bench(crate::bench::args::BenchArgs),
     /// Print what a model holds (nodes, meshes, skins, clips, morphs, materials, VRM
     /// expressions), or with --pose the posed vertices and joint matrices as JSON.

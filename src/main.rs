@@ -1,15 +1,19 @@
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
+use std::time::{Instant, SystemTime};
 
 use clap::Parser;
 use throng::app::bench::BenchResult;
 use throng::app::{self, PlayOutcome, PlaySetup};
 use throng::bench::args::{prepare_out_dir, BenchArgs};
-use throng::bench::report::{sim_csv, sim_rows_for_plot, sim_table, table, to_csv};
-use throng::bench::{run_headless, write_outputs};
+use throng::bench::baseline::{baseline_table, read_baseline, CsvKind};
+use throng::bench::meta::MetaSource;
+use throng::bench::plot::{PlotText, Timed};
+use throng::bench::report::{sim_csv, sim_rows_for_plot, sim_table, table, to_csv, BenchRow};
+use throng::bench::{run_headless, write_outputs, Machine, OutputExtras};
 use throng::cli::{check_crowd_fits, check_play_outputs, find_asset_root, Cli, Command, PlayArgs};
 use throng::display_check::check_display;
-use throng::level::{load_level, LevelWatcher};
+use throng::level::{load_level, Level, LevelWatcher};
 use throng::tools::inspect::run_inspect;
 use throng::tools::output::{print_error, print_line};
 
@@ -83,11 +87,26 @@ fn bench(args: BenchArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let largest = args.sizes.0.iter().copied().max().unwrap_or(0);
+    let largest = args.sizes().iter().copied().max().unwrap_or(0);
     if let Err(e) = check_crowd_fits(&level, "--sizes", largest) {
         eprintln!("throng bench: {e}");
         return ExitCode::from(2);
     }
+    let kind = if args.headless {
+        CsvKind::Headless
+    } else {
+        CsvKind::Gl
+    };
+    let baseline = match &args.baseline {
+        Some(path) => match read_baseline(path, kind) {
+            Ok(rows) => rows,
+            Err(e) => {
+                eprintln!("throng bench: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => Vec::new(),
+    };
     if !args.headless {
         if let Err(e) = check_display() {
             eprintln!("throng bench: {e}");
@@ -99,39 +118,60 @@ fn bench(args: BenchArgs) -> ExitCode {
         eprintln!("throng bench: {e}");
         return ExitCode::from(2);
     }
-    let (csv, table, rows) = if args.headless {
-        let rows = run_headless(&args, &level);
-        (sim_csv(&rows), sim_table(&rows), sim_rows_for_plot(&rows))
+    let started = (SystemTime::now(), Instant::now());
+    let machine = Machine::here();
+    let measured = if args.headless {
+        Ok(measure_headless(&args, &level))
     } else {
-        let result: BenchResult = Default::default();
-        let conf = macroquad::window::Conf {
-            window_title: format!("Throng bench - {}", level.name),
-            window_width: args.size.width as i32,
-            window_height: args.size.height as i32,
-            ..Default::default()
-        };
-        macroquad::Window::from_config(
-            conf,
-            app::bench::run(args.clone(), level.clone(), result.clone()),
-        );
-        let outcome = result.lock().ok().and_then(|mut r| r.take());
-        match outcome {
-            Some(Ok(rows)) => (to_csv(&rows), table(&rows), rows),
-            Some(Err(e)) => {
-                eprintln!("throng bench: {e}");
-                return ExitCode::FAILURE;
-            }
-            None => {
-                eprintln!("throng bench: the window closed before the benchmark finished");
-                return ExitCode::FAILURE;
-            }
+        measure_gl(&args, &level)
+    };
+    let (measured, gl_renderer) = match measured {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("throng bench: {e}");
+            return ExitCode::FAILURE;
         }
     };
-    let kind = if args.headless { "headless" } else { "GL" };
-    let title = format!("{} - {kind}, {} frames per run", level.name, args.frames);
-    match write_outputs(&args, &csv, &rows, &title) {
+    let source = MetaSource {
+        machine: &machine,
+        kind: if args.headless { "headless" } else { "GL" },
+        level: &args.level,
+        level_name: &level.name,
+        modes: modes_of(&measured.rows),
+    };
+    let mut meta = source.meta(&args, started.0);
+    if let Some(name) = gl_renderer {
+        meta.gl_renderer = name;
+    }
+    // Tenths of a second: finer would only be noise in the file.
+    meta.estimated_s = (measured.estimated_ms / 100.0).round() / 10.0;
+    meta.elapsed_s = (started.1.elapsed().as_secs_f64() * 10.0).round() / 10.0;
+    let title = format!(
+        "{} - {}, {} frames per run",
+        level.name, meta.kind, meta.frames
+    );
+    let subtitle = meta.subtitle();
+    let json = meta.json();
+    let extras = OutputExtras {
+        text: PlotText {
+            title: &title,
+            subtitle: &subtitle,
+            timed: if args.headless {
+                Timed::Step
+            } else {
+                Timed::Frame
+            },
+        },
+        baseline: &baseline,
+        meta: &json,
+    };
+    match write_outputs(&args, &measured.csv, &measured.rows, &extras) {
         Ok(paths) => {
-            let mut text = table.trim_end().to_string();
+            let mut text = measured.table.trim_end().to_string();
+            if let Some(path) = &args.baseline {
+                text.push('\n');
+                text.push_str(baseline_table(&measured.rows, &baseline, path).trim_end());
+            }
             for p in paths {
                 text.push_str(&format!("\nwrote {}", p.display()));
             }
@@ -142,6 +182,62 @@ fn bench(args: BenchArgs) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A finished benchmark: its CSV, its table and the rows the plot draws.
+struct Measured {
+    csv: String,
+    table: String,
+    rows: Vec<BenchRow>,
+    estimated_ms: f64,
+}
+
+fn measure_headless(args: &BenchArgs, level: &Level) -> (Measured, Option<String>) {
+    let run = run_headless(args, level);
+    let measured = Measured {
+        csv: sim_csv(&run.rows),
+        table: sim_table(&run.rows),
+        rows: sim_rows_for_plot(&run.rows),
+        estimated_ms: run.estimated_ms,
+    };
+    (measured, None)
+}
+
+/// Runs the GL benchmark in a window; also returns the GL renderer's name.
+fn measure_gl(args: &BenchArgs, level: &Level) -> Result<(Measured, Option<String>), String> {
+    let result: BenchResult = Default::default();
+    let conf = macroquad::window::Conf {
+        window_title: format!("Throng bench - {}", level.name),
+        window_width: args.size.width as i32,
+        window_height: args.size.height as i32,
+        ..Default::default()
+    };
+    macroquad::Window::from_config(
+        conf,
+        app::bench::run(args.clone(), level.clone(), result.clone()),
+    );
+    let outcome = result.lock().ok().and_then(|mut r| r.take());
+    let run = outcome
+        .ok_or("the window closed before the benchmark finished")?
+        .map_err(|e| e.to_string())?;
+    let measured = Measured {
+        csv: to_csv(&run.rows),
+        table: table(&run.rows),
+        rows: run.rows,
+        estimated_ms: run.estimated_ms,
+    };
+    Ok((measured, Some(run.gl_renderer)))
+}
+
+/// The modes (or variants) in first-seen order.
+fn modes_of(rows: &[BenchRow]) -> Vec<String> {
+    let mut modes: Vec<String> = Vec::new();
+    for r in rows {
+        if !modes.contains(&r.mode) {
+            modes.push(r.mode.clone());
+        }
+    }
+    modes
 }
 
 fn play(args: PlayArgs) -> ExitCode {

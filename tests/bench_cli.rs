@@ -129,8 +129,215 @@ fn headless_run_measures_the_simulation_once_per_size_with_its_phases() {
     );
     let png = read_png(&dir.path().join("bench.png"));
     assert_eq!((png.width, png.height), (960, 540));
-    // Progress went to stderr.
-    assert!(String::from_utf8_lossy(&out.stderr).contains("bench [4/4] sim-lod 400 agents"));
+    // The estimate came first, then progress with the time left, all on stderr.
+    let log = String::from_utf8_lossy(&out.stderr);
+    let first = log.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("bench: 4 runs of 4 frames, estimated ")
+            && first.ends_with("(from frames timed at 10 and 20 agents per variant)"),
+        "{log}"
+    );
+    assert!(
+        log.contains("bench [4/4] sim-lod 400 agents: frame 3/3, "),
+        "{log}"
+    );
+    assert!(
+        log.contains(" left\n") || log.contains(", nearly done\n"),
+        "{log}"
+    );
+    // 3 frames are too few for a 95th percentile: an empty cell, `n/a` in the table.
+    for row in &lines[1..] {
+        assert_eq!(column(row, "step_ms_p95"), "", "{row}");
+    }
+    assert!(
+        table.lines().nth(2).unwrap_or_default().contains(" n/a "),
+        "{table}"
+    );
+}
+
+#[test]
+fn the_run_is_described_in_a_json_sidecar() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out_dir = dir.path().to_string_lossy().to_string();
+    let out = throng(&[
+        "bench",
+        "--headless",
+        "--sizes",
+        "30",
+        "--frames",
+        "30",
+        "--warmup",
+        "0",
+        "--seed",
+        "7",
+        "--no-sim-lod",
+        "--out",
+        &out_dir,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(dir.path().join("bench.json")).expect("bench.json");
+    let meta: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(meta["kind"], "headless");
+    assert_eq!(meta["gl_renderer"], "headless");
+    assert_eq!(meta["level"], "levels/plaza.ron");
+    assert_eq!(meta["level_name"], "Central Plaza");
+    assert_eq!(meta["seed"], 7);
+    assert_eq!(meta["sizes"], serde_json::json!([30]));
+    assert_eq!(meta["modes"], serde_json::json!(["full"]));
+    assert_eq!(
+        (meta["frames"].clone(), meta["warmup"].clone()),
+        (30.into(), 0.into())
+    );
+    assert_eq!(meta["sim_lod"], false);
+    let commit = meta["commit"].as_str().expect("commit");
+    assert!(!commit.is_empty() && commit != "unknown", "{commit}");
+    let date = meta["date_utc"].as_str().expect("date");
+    assert_eq!(date.len(), "2026-12-03T18:21:12Z".len(), "{date}");
+    assert!(date.starts_with("20") && date.ends_with('Z'), "{date}");
+    assert!(!meta["cpu"].as_str().expect("cpu").is_empty());
+    // 30 frames: the spread is measured.
+    let csv = std::fs::read_to_string(dir.path().join("bench.csv")).expect("csv");
+    let row: Vec<&str> = csv.lines().nth(1).expect("row").split(',').collect();
+    let (median, p95): (f64, f64) = (
+        row[3].parse().expect("median"),
+        row[4].parse().expect("p95"),
+    );
+    assert!(p95 >= median, "{csv}");
+}
+
+/// A headless run of `sizes` writing into `dir`, with extra arguments.
+fn headless_run(dir: &std::path::Path, sizes: &str, extra: &[&str]) -> std::process::Output {
+    let out_dir = dir.to_string_lossy().to_string();
+    let mut args = vec![
+        "bench",
+        "--headless",
+        "--no-sim-lod",
+        "--sizes",
+        sizes,
+        "--frames",
+        "3",
+        "--warmup",
+        "1",
+        "--out",
+        &out_dir,
+    ];
+    args.extend_from_slice(extra);
+    throng(&args)
+}
+
+#[test]
+fn a_baseline_run_prints_and_plots_the_ratio_to_a_previous_run() {
+    let old = tempfile::tempdir().expect("temp dir");
+    let out = headless_run(old.path(), "20,400", &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let old_csv = old.path().join("bench.csv");
+    let old_arg = old_csv.to_string_lossy().to_string();
+    let new = tempfile::tempdir().expect("temp dir");
+    let out = headless_run(new.path(), "20,60,400", &["--baseline", &old_arg]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!("against the baseline {old_arg}:")),
+        "{stdout}"
+    );
+    let median = |csv: &std::path::Path, agents: &str| -> f64 {
+        let text = std::fs::read_to_string(csv).expect("csv");
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&format!("full,{agents},")))
+            .expect("row");
+        line.split(',')
+            .nth(3)
+            .expect("median")
+            .parse()
+            .expect("number")
+    };
+    let new_csv = new.path().join("bench.csv");
+    let comparison = stdout
+        .split("against the baseline")
+        .nth(1)
+        .unwrap_or_default();
+    for agents in ["20", "400"] {
+        let line = comparison
+            .lines()
+            .find(|l| l.split_whitespace().take(2).eq(["full", agents]) && l.ends_with('x'))
+            .unwrap_or_else(|| panic!("no ratio line for {agents}: {stdout}"));
+        let cells: Vec<&str> = line.split_whitespace().collect();
+        let old_ms: f64 = cells[3].parse().expect("old ms");
+        let ratio: f64 = cells[4].trim_end_matches('x').parse().expect("ratio");
+        assert!((old_ms - median(&old_csv, agents)).abs() < 0.006, "{line}");
+        let expected = median(&new_csv, agents) / median(&old_csv, agents);
+        assert!(
+            (ratio - expected).abs() <= 0.02 * expected + 0.006,
+            "{line}: {expected}"
+        );
+    }
+    assert!(
+        comparison.contains("no match"),
+        "60 agents were not in the baseline: {stdout}"
+    );
+    let ratio_png = read_png(&new.path().join("bench-vs-baseline.png"));
+    assert_eq!((ratio_png.width, ratio_png.height), (960, 540));
+    let meta = std::fs::read_to_string(new.path().join("bench.json")).expect("json");
+    assert!(
+        meta.contains(&format!("\"baseline\": \"{old_arg}\"")),
+        "{meta}"
+    );
+}
+
+#[test]
+fn a_bad_baseline_is_refused_naming_the_file_and_line_before_any_work() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let gl_csv = dir.path().join("gl.csv");
+    std::fs::write(
+        &gl_csv,
+        format!(
+            "{}\npipeline,100,30,10.0,,0.5,0.1,0.2,1.0,5,1000,640,42\nnaive,100,30,slow,,0.5,0.1,0.2,1.0,5,1000,640,42\n",
+            throng::bench::report::CSV_HEADER
+        ),
+    )
+    .expect("write");
+    let gl_arg = gl_csv.to_string_lossy().to_string();
+    let missing = dir.path().join("missing.csv").to_string_lossy().to_string();
+    let out_dir = dir.path().join("out");
+    let out_arg = out_dir.to_string_lossy().to_string();
+    for (args, expect) in [
+        // GL, with no display: the baseline is read before anything else can fail.
+        (
+            vec!["bench", "--baseline", &gl_arg, "--out", &out_arg],
+            format!("throng bench: --baseline {gl_arg}:3: frame_ms_median `slow` is not a number of milliseconds"),
+        ),
+        (
+            vec!["bench", "--headless", "--baseline", &gl_arg, "--out", &out_arg],
+            format!("throng bench: --baseline {gl_arg}:1: this is a GL bench.csv and this run is headless (--headless); compare runs of one kind"),
+        ),
+        (
+            vec!["bench", "--headless", "--baseline", &missing, "--out", &out_arg],
+            format!("throng bench: --baseline {missing}: cannot read the file: "),
+        ),
+    ] {
+        let out = throng(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with(&expect), "{args:?}: {err}");
+    }
+    assert!(
+        !out_dir.exists(),
+        "refused before the output folder is made"
+    );
 }
 
 #[test]
@@ -167,6 +374,31 @@ fn instanced_and_per_person_pictures_agree() {
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
+    );
+    // The animation column is measured: the naive path samples palettes on the CPU.
+    let csv = std::fs::read_to_string(dir.path().join("bench.csv")).expect("csv");
+    let anim_of = |mode: &str| -> f64 {
+        let line = csv.lines().find(|l| l.starts_with(mode)).expect("row");
+        line.split(',')
+            .nth(6)
+            .expect("anim")
+            .parse()
+            .expect("anim ms")
+    };
+    assert!(anim_of("naive,") > anim_of("instanced,"), "{csv}");
+    assert!(anim_of("instanced,") > 0.0, "{csv}");
+    let meta = std::fs::read_to_string(dir.path().join("bench.json")).expect("json");
+    let meta: serde_json::Value = serde_json::from_str(&meta).expect("JSON");
+    let renderer = meta["gl_renderer"].as_str().expect("renderer");
+    assert!(
+        !["", "unknown", "headless"].contains(&renderer),
+        "{renderer}"
+    );
+    assert_eq!(meta["window"], "1280x720");
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        log.contains("bench: 2 runs of 3 frames, estimated "),
+        "{log}"
     );
     let a = read_png(&dir.path().join("instanced_300.png"));
     let b = read_png(&dir.path().join("naive_300.png"));

@@ -1,5 +1,5 @@
-//! The GL half of `throng bench`: every size × mode rendered in the window over the fixed
-//! camera path, timed per stage.
+//! The GL half of `throng bench`: a short calibration of every mode for the up-front estimate,
+//! then every size × mode rendered in the window over the fixed camera path, timed per stage.
 
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -9,18 +9,19 @@ use macroquad::prelude::{
 };
 
 use crate::bench::args::{BenchArgs, BenchMode};
-use crate::bench::report::BenchRow;
-use crate::bench::{bench_game, camera_for_frame, progress, RunSamples, BENCH_ASPECT, BENCH_DT};
+use crate::bench::estimate::{calibration_sizes, format_duration, CostModel, Progress};
+use crate::bench::{bench_game, camera_for_frame, GlRun, RunSamples, BENCH_ASPECT, BENCH_DT};
 use crate::crowd_assets::loader::CrowdAssetLoader;
 use crate::extract::{crowd_source, Extractor, Screen};
-use crate::game::FrameInput;
+use crate::game::{FrameInput, Game};
 use crate::level::Level;
 use crate::render::crowd_pass::CrowdPass;
 use crate::render::frame::{draw_frame, FrameLayers};
-use crate::render::{display_color, Renderer};
+use crate::render::{display_color, RenderStats, Renderer};
 use crate::settings::ViewSettings;
+use crate::view::render_world::CrowdInstances;
 
-pub type BenchResult = Arc<Mutex<Option<Result<Vec<BenchRow>, String>>>>;
+pub type BenchResult = Arc<Mutex<Option<Result<GlRun, String>>>>;
 
 pub async fn run(args: BenchArgs, level: Level, result: BenchResult) {
     let r = bench(&args, &level).await;
@@ -29,90 +30,212 @@ pub async fn run(args: BenchArgs, level: Level, result: BenchResult) {
     }
 }
 
-async fn bench(args: &BenchArgs, level: &Level) -> Result<Vec<BenchRow>, String> {
-    let mut renderer = {
+/// What the window keeps between runs: the renderer, the crowd's assets and GPU pass, and the
+/// extractor's buffers.
+struct Bench<'a> {
+    args: &'a BenchArgs,
+    level: &'a Level,
+    renderer: Renderer,
+    crowd_assets: CrowdAssetLoader,
+    crowd_pass: CrowdPass,
+    extractor: Extractor,
+}
+
+/// One frame's times (ms) and counters.
+struct FrameSample {
+    frame: f64,
+    sim: f64,
+    anim: f64,
+    cull: f64,
+    submit: f64,
+    stats: RenderStats,
+    visible: usize,
+}
+
+async fn bench(args: &BenchArgs, level: &Level) -> Result<GlRun, String> {
+    let renderer = {
         let gl = unsafe { get_internal_gl() };
         Renderer::new(gl.quad_context)?
     };
-    let sky = display_color(level.lighting.sky_color);
-    let modes = args.gl_modes();
-    let runs = args.sizes.0.len() * modes.len();
-    let total = args.warmup + args.frames;
+    let gl_renderer = crate::render::gl_raw::renderer_name();
     let asset_root = crate::cli::find_asset_root(&args.level);
     let mut crowd_assets = CrowdAssetLoader::new(asset_root, args.level.display().to_string());
     crowd_assets.sync(level);
     if let Some(e) = &crowd_assets.error {
         return Err(e.clone());
     }
-    let mut crowd_pass = CrowdPass::default();
-    let mut extractor = Extractor::default();
+    let mut b = Bench {
+        args,
+        level,
+        renderer,
+        crowd_assets,
+        crowd_pass: CrowdPass::default(),
+        extractor: Extractor::default(),
+    };
+    let modes = args.gl_modes();
+    let total = args.warmup() + args.frames();
+    let (small, large) = calibration_sizes(args.sizes());
+    let mut models = Vec::new();
+    for &mode in &modes {
+        let at_small = b.calibrate(mode, small).await?;
+        let at_large = b.calibrate(mode, large).await?;
+        models.push(CostModel::fit((small, at_small), (large, at_large)));
+    }
+    let plan = args
+        .sizes()
+        .iter()
+        .flat_map(|&n| models.iter().map(move |m| m.frame_ms(n) * f64::from(total)))
+        .collect();
+    let mut progress = Progress::new(plan);
+    let estimated_ms = progress.total_ms();
+    eprintln!(
+        "bench: {} runs of {total} frames, estimated {} (from frames timed at {small} and {large} \
+         agents per mode)",
+        args.sizes().len() * modes.len(),
+        format_duration(estimated_ms)
+    );
     let mut rows = Vec::new();
-    let mut run = 0;
-    for &agents in &args.sizes.0 {
+    for &agents in args.sizes() {
         for &mode in &modes {
-            let view = bench_view(args, mode);
-            let mut game = bench_game(level, agents, args.seed);
-            // The naive path draws everyone: nobody may be treated as unseen there.
-            game.sim_view_policy = view.sim_view_policy(BENCH_ASPECT, level.lod.far);
-            if let Some(source) = crowd_source(&crowd_assets, &view) {
-                let gl = unsafe { get_internal_gl() };
-                crowd_pass.sync(gl.quad_context, &source, renderer.shadow_map());
-            }
-            if let Some(e) = &crowd_pass.error {
-                return Err(e.clone());
-            }
-            if let (true, Some(e)) = (view.vat, &crowd_pass.vat_error) {
-                return Err(format!("bench mode vat: {e}"));
-            }
-            let mut s = RunSamples::default();
-            for i in 0..total {
-                let frame_start = Instant::now();
-                game.camera = camera_for_frame(level, i, total);
-                let t0 = Instant::now();
-                game.frame(BENCH_DT, &FrameInput::default());
-                let sim = t0.elapsed().as_secs_f64() * 1000.0;
-                let t1 = Instant::now();
-                let screen = Screen {
-                    size: (screen_width(), screen_height()),
-                    aspect: BENCH_ASPECT,
-                };
-                let world = extractor.extract(&game, &view, crowd_assets.assets_mut(), screen);
-                let cull = t1.elapsed().as_secs_f64() * 1000.0;
-                let visible = world.people.drawn;
-                clear_background(Color::new(sky.x, sky.y, sky.z, 1.0));
-                let submit_start = Instant::now();
-                let stats = {
-                    let mut gl = unsafe { get_internal_gl() };
-                    gl.flush();
-                    let layers = FrameLayers {
-                        crowd: &mut crowd_pass,
-                        hero: None,
-                    };
-                    draw_frame(gl.quad_context, &mut renderer, &world, layers)
-                };
-                let submit = submit_start.elapsed().as_secs_f64() * 1000.0;
-                if i + 1 == total {
-                    let shot = args.out.join(format!("{}_{agents}.png", mode.name()));
-                    super::save_screenshot(&shot)?;
-                }
-                next_frame().await;
-                if i >= args.warmup {
-                    s.frame.push(frame_start.elapsed().as_secs_f64() * 1000.0);
-                    s.sim.push(sim);
-                    s.cull.push(cull);
-                    s.submit.push(submit);
-                    s.draw_calls = stats.draw_calls as u64;
-                    s.triangles = stats.triangles;
-                    s.uniform_bytes = stats.uniform_bytes;
-                    s.visible = visible as u64;
-                    progress(run, runs, mode.name(), agents, i - args.warmup, args.frames);
-                }
-            }
-            rows.push(s.row(mode, agents));
-            run += 1;
+            let samples = b.measure(mode, agents, &progress).await?;
+            rows.push(samples.row(mode, agents));
+            progress.run_done();
         }
     }
-    Ok(rows)
+    Ok(GlRun {
+        rows,
+        gl_renderer,
+        estimated_ms,
+    })
+}
+
+impl Bench<'_> {
+    /// A crowd of `agents` set up for `mode`, with the crowd pass built for the mode's view.
+    fn prepare(&mut self, mode: BenchMode, agents: u32) -> Result<(Game, ViewSettings), String> {
+        let view = bench_view(self.args, mode);
+        let mut game = bench_game(self.level, agents, self.args.seed);
+        // The naive path draws everyone: nobody may be treated as unseen there.
+        game.sim_view_policy = view.sim_view_policy(BENCH_ASPECT, self.level.lod.far);
+        if let Some(source) = crowd_source(&self.crowd_assets, &view) {
+            let gl = unsafe { get_internal_gl() };
+            self.crowd_pass
+                .sync(gl.quad_context, &source, self.renderer.shadow_map());
+        }
+        if let Some(e) = &self.crowd_pass.error {
+            return Err(e.clone());
+        }
+        if let (true, Some(e)) = (view.vat, &self.crowd_pass.vat_error) {
+            return Err(format!("bench mode vat: {e}"));
+        }
+        Ok((game, view))
+    }
+
+    /// Mean frame time (ms) of `mode` at `agents`: one frame to settle (first uploads), then
+    /// two timed.
+    async fn calibrate(&mut self, mode: BenchMode, agents: u32) -> Result<f64, String> {
+        let (mut game, view) = self.prepare(mode, agents)?;
+        let mut sum = 0.0;
+        for i in 0..3 {
+            let s = self.frame(&mut game, &view, (i, 3), None).await?;
+            if i > 0 {
+                sum += s.frame;
+            }
+        }
+        Ok(sum / 2.0)
+    }
+
+    /// One measured run: warm-up, then the measured frames; the last frame saved as a picture.
+    async fn measure(
+        &mut self,
+        mode: BenchMode,
+        agents: u32,
+        progress: &Progress,
+    ) -> Result<RunSamples, String> {
+        let (mut game, view) = self.prepare(mode, agents)?;
+        let (warmup, frames) = (self.args.warmup(), self.args.frames());
+        let total = warmup + frames;
+        let mut s = RunSamples::default();
+        let shot = self.args.out.join(format!("{}_{agents}.png", mode.name()));
+        for i in 0..total {
+            let last = (i + 1 == total).then_some(shot.as_path());
+            let f = self.frame(&mut game, &view, (i, total), last).await?;
+            if i >= warmup {
+                push(&mut s, &f);
+                progress.frame(mode.name(), agents, i - warmup, frames);
+            }
+        }
+        Ok(s)
+    }
+
+    /// Simulates, extracts and draws frame `i` of `n` on the camera path; saves the drawn
+    /// frame to `shot` when given.
+    async fn frame(
+        &mut self,
+        game: &mut Game,
+        view: &ViewSettings,
+        (i, n): (u32, u32),
+        shot: Option<&std::path::Path>,
+    ) -> Result<FrameSample, String> {
+        let frame_start = Instant::now();
+        game.camera = camera_for_frame(self.level, i, n);
+        let t0 = Instant::now();
+        game.frame(BENCH_DT, &FrameInput::default());
+        let sim = t0.elapsed().as_secs_f64() * 1000.0;
+        let t1 = Instant::now();
+        let screen = Screen {
+            size: (screen_width(), screen_height()),
+            aspect: BENCH_ASPECT,
+        };
+        let assets = self.crowd_assets.assets_mut();
+        let world = self.extractor.extract(game, view, assets, screen);
+        let cull = t1.elapsed().as_secs_f64() * 1000.0;
+        // The crowd's animation: its clip state in the step, and on the naive path the
+        // palettes sampled on the CPU during extraction.
+        let palettes = match world.crowd {
+            CrowdInstances::Naive(naive) => naive.palette_ms,
+            _ => 0.0,
+        };
+        let anim = game.agents.timings().animation_ms + palettes;
+        let visible = world.people.drawn;
+        let sky = display_color(self.level.lighting.sky_color);
+        clear_background(Color::new(sky.x, sky.y, sky.z, 1.0));
+        let submit_start = Instant::now();
+        let stats = {
+            let mut gl = unsafe { get_internal_gl() };
+            gl.flush();
+            let layers = FrameLayers {
+                crowd: &mut self.crowd_pass,
+                hero: None,
+            };
+            draw_frame(gl.quad_context, &mut self.renderer, &world, layers)
+        };
+        let submit = submit_start.elapsed().as_secs_f64() * 1000.0;
+        if let Some(path) = shot {
+            super::save_screenshot(path)?;
+        }
+        next_frame().await;
+        Ok(FrameSample {
+            frame: frame_start.elapsed().as_secs_f64() * 1000.0,
+            sim,
+            anim,
+            cull,
+            submit,
+            stats,
+            visible,
+        })
+    }
+}
+
+fn push(s: &mut RunSamples, f: &FrameSample) {
+    s.frame.push(f.frame);
+    s.sim.push(f.sim);
+    s.anim.push(f.anim);
+    s.cull.push(f.cull);
+    s.submit.push(f.submit);
+    s.draw_calls = f.stats.draw_calls as u64;
+    s.triangles = f.stats.triangles;
+    s.uniform_bytes = f.stats.uniform_bytes;
+    s.visible = f.visible as u64;
 }
 
 /// What a bench mode switches on: culling, LOD, one draw per person, the VAT.

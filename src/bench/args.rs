@@ -55,19 +55,16 @@ pub struct BenchArgs {
     #[arg(long, default_value = "levels/plaza.ron")]
     pub level: PathBuf,
     /// Crowd sizes, comma-separated (each 1 to 1000000).
-    #[arg(
-        long,
-        default_value = "1000,10000,100000",
-        value_parser = parse_sizes,
-        allow_hyphen_values = true
-    )]
-    pub sizes: Sizes,
-    /// Measured frames per size and mode (after the warm-up).
-    #[arg(long, default_value_t = 120, value_parser = parse_bench_frames, allow_hyphen_values = true)]
-    pub frames: u32,
-    /// Unmeasured frames before each measurement.
-    #[arg(long, default_value_t = 20, value_parser = parse_warmup, allow_hyphen_values = true)]
-    pub warmup: u32,
+    /// [default: GL 100,300,1000 (minutes on a software renderer); headless 1000,10000,100000]
+    #[arg(long, value_parser = parse_sizes, allow_hyphen_values = true)]
+    pub sizes: Option<Sizes>,
+    /// Measured frames per size and mode (after the warm-up); p95 and the plot's p5-p95 band
+    /// need at least 30. [default: GL 30, headless 120]
+    #[arg(long, value_parser = parse_bench_frames, allow_hyphen_values = true)]
+    pub frames: Option<u32>,
+    /// Unmeasured frames before each measurement. [default: GL 3, headless 20]
+    #[arg(long, value_parser = parse_warmup, allow_hyphen_values = true)]
+    pub warmup: Option<u32>,
     /// Modes, comma-separated: pipeline (culling + LOD + instancing), instanced (culling +
     /// instancing), naive (one draw per person), vat (the pipeline with mid/far figures from the
     /// vertex animation texture).
@@ -82,9 +79,14 @@ pub struct BenchArgs {
     /// variant measured headless.
     #[arg(long)]
     pub no_sim_lod: bool,
-    /// Folder for bench.csv, bench.png and the last frame of each run.
+    /// Folder for bench.csv, bench.json (where and how it was measured), bench.png and the
+    /// last frame of each run.
     #[arg(long, default_value = "bench-out")]
     pub out: PathBuf,
+    /// A previous run's bench.csv (of the same kind, GL or headless): prints this run's medians
+    /// against it, draws its medians dashed on bench.png and writes bench-vs-baseline.png.
+    #[arg(long, value_name = "OLD.csv")]
+    pub baseline: Option<PathBuf>,
     /// Window size for the GL modes.
     #[arg(
         long,
@@ -106,6 +108,22 @@ pub struct BenchArgs {
 }
 
 impl BenchArgs {
+    pub fn sizes(&self) -> &[u32] {
+        match (&self.sizes, self.headless) {
+            (Some(s), _) => &s.0,
+            (None, false) => &[100, 300, 1000],
+            (None, true) => &[1000, 10_000, 100_000],
+        }
+    }
+
+    pub fn frames(&self) -> u32 {
+        self.frames.unwrap_or(if self.headless { 120 } else { 30 })
+    }
+
+    pub fn warmup(&self) -> u32 {
+        self.warmup.unwrap_or(if self.headless { 20 } else { 3 })
+    }
+
     /// The GL modes to run: those asked for, else all.
     pub fn gl_modes(&self) -> Vec<BenchMode> {
         self.modes

@@ -2,6 +2,10 @@
 //! and a table. The headless part lives here; the GL part runs in `app::bench`.
 
 pub mod args;
+pub mod baseline;
+pub mod estimate;
+pub mod headless;
+pub mod meta;
 pub mod plot;
 pub mod report;
 
@@ -10,14 +14,15 @@ use std::time::Instant;
 use glam::Vec3;
 
 use crate::files::write_atomic;
-use crate::game::{FrameInput, Game, GameOptions, SimViewPolicy};
+use crate::game::{FrameInput, Game, GameOptions};
 use crate::level::{CameraMode, CameraStart, Level};
 use crate::view::camera::CameraRig;
 use crate::view::frustum::Frustum;
 use crate::view::lod::Lod;
 use crate::view::markers::{pack_markers, PackOptions, MARKER_FLOATS};
 use args::{BenchArgs, BenchMode};
-use report::{median, quantile, BenchRow, SimRow, SimSamples};
+use baseline::BaselineRow;
+use report::{median, spread_quantile, BenchRow};
 
 /// Simulated seconds per benchmark frame: fixed, so every run does the same work.
 pub const BENCH_DT: f64 = 1.0 / 60.0;
@@ -43,11 +48,24 @@ pub fn camera_for_frame(level: &Level, i: u32, n: u32) -> CameraRig {
     })
 }
 
+pub use headless::{run_headless, SimVariant};
+
+/// What the GL benchmark hands back from its window.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GlRun {
+    pub rows: Vec<BenchRow>,
+    /// The driver's renderer string, for the metadata.
+    pub gl_renderer: String,
+    /// The up-front estimate of the whole run.
+    pub estimated_ms: f64,
+}
+
 /// Per-frame samples of one run, in milliseconds.
 #[derive(Debug, Default, Clone)]
 pub struct RunSamples {
     pub frame: Vec<f64>,
     pub sim: Vec<f64>,
+    pub anim: Vec<f64>,
     pub cull: Vec<f64>,
     pub submit: Vec<f64>,
     pub draw_calls: u64,
@@ -63,9 +81,10 @@ impl RunSamples {
             agents,
             frames: self.frame.len() as u32,
             frame_ms_median: median(&self.frame),
-            frame_ms_p95: quantile(&self.frame, 0.95).unwrap_or(f64::NAN),
+            frame_ms_p5: spread_quantile(&self.frame, 0.05),
+            frame_ms_p95: spread_quantile(&self.frame, 0.95),
             sim_ms_median: median(&self.sim),
-            anim_ms_median: None,
+            anim_ms_median: (!self.anim.is_empty()).then(|| median(&self.anim)),
             cull_lod_pack_ms_median: median(&self.cull),
             submit_ms_median: if self.submit.is_empty() {
                 0.0
@@ -134,38 +153,6 @@ pub fn timed_cpu_frame(
     (sim, cull, visible)
 }
 
-/// Progress on stderr: a line when a run starts and at each quarter.
-pub fn progress(run: usize, runs: usize, what: &str, agents: u32, frame: u32, frames: u32) {
-    let quarter = (frames / 4).max(1);
-    if frame == 0 || frame.is_multiple_of(quarter) || frame + 1 == frames {
-        let pct =
-            ((run as f64 + (frame + 1) as f64 / frames as f64) / runs as f64 * 100.0).min(100.0);
-        eprintln!(
-            "bench [{}/{runs}] {what} {agents} agents: frame {}/{frames} ({pct:.0}% of all runs)",
-            run + 1,
-            frame + 1
-        );
-    }
-}
-
-/// The simulation variants the headless benchmark compares in one run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SimVariant {
-    /// Everyone steered every step.
-    Full,
-    /// People the camera cannot see steered every 4th step.
-    SimLod,
-}
-
-impl SimVariant {
-    pub fn name(self) -> &'static str {
-        match self {
-            SimVariant::Full => "full",
-            SimVariant::SimLod => "sim-lod",
-        }
-    }
-}
-
 /// Where the numbers come from: printed above the table and repeated in every CSV row.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Machine {
@@ -208,65 +195,38 @@ fn build_commit() -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
-/// The headless benchmark: per size, the simulation at full rate and with the simulation LOD
-/// (unless `--no-sim-lod`), each with its phases, plus culling and packing; no window.
-pub fn run_headless(args: &BenchArgs, level: &Level) -> Vec<SimRow> {
-    let variants: &[SimVariant] = if args.no_sim_lod {
-        &[SimVariant::Full]
-    } else {
-        &[SimVariant::Full, SimVariant::SimLod]
-    };
-    let runs = args.sizes.0.len() * variants.len();
-    let machine = Machine::here();
-    let mut rows = Vec::new();
-    let mut packed = PackedCrowd::default();
-    let total = args.warmup + args.frames;
-    let mut run = 0;
-    for &agents in &args.sizes.0 {
-        for &variant in variants {
-            let mut game = bench_game(level, agents, args.seed);
-            game.sim_view_policy = (variant == SimVariant::SimLod).then_some(SimViewPolicy {
-                aspect: BENCH_ASPECT,
-                far: level.lod.far,
-            });
-            let mut s = SimSamples::default();
-            for i in 0..total {
-                let camera = camera_for_frame(level, i, total);
-                game.camera = camera;
-                let (sim, cull, visible) =
-                    timed_cpu_frame(&mut game, BenchMode::Pipeline, &camera, &mut packed);
-                if i >= args.warmup {
-                    s.push(sim, cull, visible, game.agents.timings());
-                    progress(
-                        run,
-                        runs,
-                        variant.name(),
-                        agents,
-                        i - args.warmup,
-                        args.frames,
-                    );
-                }
-            }
-            rows.push(s.row(variant, agents, game.agents.close_pairs(0.35), &machine));
-            run += 1;
-        }
-    }
-    rows
+/// What one run writes besides its measurements.
+pub struct OutputExtras<'a> {
+    /// The plot's title, subtitle (where and when it was measured) and what it timed.
+    pub text: plot::PlotText<'a>,
+    /// A previous run's rows (`--baseline`): drawn dashed, and their ratio plot written.
+    pub baseline: &'a [BaselineRow],
+    /// bench.json's contents (`meta::RunMeta::json`).
+    pub meta: &'a str,
 }
 
-/// Writes bench.csv (`csv` as made by `report::to_csv` or `report::sim_csv`) and bench.png into
-/// the output folder; returns their paths for the log.
+/// Writes bench.csv (`csv` as made by `report::to_csv` or `report::sim_csv`), bench.json
+/// (`meta`), bench.png and, with a baseline, bench-vs-baseline.png into the output folder;
+/// returns their paths for the log.
 pub fn write_outputs(
     args: &BenchArgs,
     csv: &str,
     plotted: &[BenchRow],
-    title: &str,
+    extras: &OutputExtras,
 ) -> Result<Vec<std::path::PathBuf>, String> {
     let csv_path = args.out.join("bench.csv");
     write_atomic(&csv_path, csv.as_bytes())?;
+    let json = args.out.join("bench.json");
+    write_atomic(&json, extras.meta.as_bytes())?;
     let png = args.out.join("bench.png");
-    write_atomic(&png, &plot::plot_png(plotted, title)?)?;
-    Ok(vec![csv_path, png])
+    plot::chart(plotted, extras.baseline, &extras.text).write_png(&png)?;
+    let mut written = vec![csv_path, json, png];
+    if !extras.baseline.is_empty() {
+        let ratio = args.out.join("bench-vs-baseline.png");
+        plot::ratio_chart(plotted, extras.baseline, &extras.text).write_png(&ratio)?;
+        written.push(ratio);
+    }
+    Ok(written)
 }
 
 #[cfg(test)]
@@ -286,13 +246,26 @@ mod tests {
             .bench
     }
 
+    fn extras(title: &str) -> OutputExtras<'_> {
+        OutputExtras {
+            text: plot::PlotText {
+                title,
+                subtitle: "",
+                timed: plot::Timed::Frame,
+            },
+            baseline: &[],
+            meta: "{}\n",
+        }
+    }
+
     fn sample_row() -> BenchRow {
         BenchRow {
             mode: "pipeline".into(),
             agents: 100,
             frames: 3,
             frame_ms_median: 2.0,
-            frame_ms_p95: 3.0,
+            frame_ms_p5: None,
+            frame_ms_p95: Some(3.0),
             sim_ms_median: 1.0,
             anim_ms_median: None,
             cull_lod_pack_ms_median: 0.5,
@@ -314,7 +287,7 @@ mod tests {
             for _ in 0..2 {
                 s.spawn(|| {
                     for _ in 0..40 {
-                        write_outputs(&args, &csv, &rows, "title").expect("written");
+                        write_outputs(&args, &csv, &rows, &extras("title")).expect("written");
                         let png = std::fs::read(dir.path().join("bench.png")).expect("png");
                         assert_eq!(&png[1..4], b"PNG", "bench.png holds a PNG");
                         let text = std::fs::read(dir.path().join("bench.csv")).expect("csv");
@@ -328,7 +301,7 @@ mod tests {
             .map(|e| e.expect("entry").file_name())
             .collect();
         left.sort();
-        assert_eq!(left, ["bench.csv", "bench.png"]);
+        assert_eq!(left, ["bench.csv", "bench.json", "bench.png"]);
     }
 
     #[cfg(unix)]
@@ -341,7 +314,13 @@ mod tests {
         std::fs::create_dir(&out).expect("mkdir");
         std::os::unix::fs::symlink(&victim, out.join("bench.tmp")).expect("symlink");
         let rows = [sample_row()];
-        write_outputs(&bench_args(&out), &report::to_csv(&rows), &rows, "t").expect("written");
+        write_outputs(
+            &bench_args(&out),
+            &report::to_csv(&rows),
+            &rows,
+            &extras("t"),
+        )
+        .expect("written");
         assert_eq!(std::fs::read(&victim).expect("read"), b"precious");
         assert!(std::fs::read(out.join("bench.csv"))
             .expect("csv")

@@ -1,243 +1,264 @@
-//! The benchmark's PNG plot: median frame time against crowd size, both on log scales (modes
-//! differ by factors of 10-40, which a linear axis flattens into the floor), a line per mode.
-//! Drawn on a plain RGB canvas with an 8x8 bitmap font, so it needs no system fonts.
+//! The benchmark's plots, drawn with `crate::chart`.
+//!
+//! `bench.png`: median frame time against crowd size, both on log scales (modes differ by
+//! factors of 10-40, which a linear axis flattens into the floor), a line per mode, its p5-p95
+//! spread shaded, the 60 and 30 fps frame budgets, and a previous run's medians dashed.
+//! `bench-vs-baseline.png`: this run's median over the previous run's, per mode.
 
-use font8x8::UnicodeFonts;
-
+use super::baseline::{ratios, BaselineRow};
 use super::report::BenchRow;
+use crate::chart::{At, Axis, Band, Chart, Marker, RefLine, Scale, Series, GREY, PALETTE};
 
-const W: usize = 960;
-const H: usize = 540;
-const LEFT: f32 = 90.0;
-const RIGHT: f32 = 40.0;
-const TOP: f32 = 60.0;
-const BOTTOM: f32 = 70.0;
-const PALETTE: [[u8; 3]; 6] = [
-    [31, 119, 180],
-    [214, 39, 40],
-    [44, 160, 44],
-    [255, 127, 14],
-    [148, 103, 189],
-    [23, 190, 207],
+/// Frame budgets drawn across the plot: (ms, label).
+pub const BUDGETS: [(f64, &str); 2] = [
+    (1000.0 / 60.0, "16.7 ms = 60 fps"),
+    (1000.0 / 30.0, "33.3 ms = 30 fps"),
 ];
 
-struct Canvas {
-    px: Vec<u8>,
-}
-
-impl Canvas {
-    fn new() -> Self {
-        Canvas {
-            px: vec![255; W * H * 3],
-        }
-    }
-
-    fn dot(&mut self, x: i32, y: i32, c: [u8; 3]) {
-        if x >= 0 && y >= 0 && (x as usize) < W && (y as usize) < H {
-            let i = (y as usize * W + x as usize) * 3;
-            self.px[i..i + 3].copy_from_slice(&c);
-        }
-    }
-
-    fn line(&mut self, (x0, y0): (f32, f32), (x1, y1): (f32, f32), width: i32, c: [u8; 3]) {
-        let steps = ((x1 - x0).abs().max((y1 - y0).abs()).ceil() as i32).max(1);
-        for s in 0..=steps {
-            let t = s as f32 / steps as f32;
-            let (x, y) = (x0 + (x1 - x0) * t, y0 + (y1 - y0) * t);
-            for dx in -(width / 2)..=(width / 2) {
-                for dy in -(width / 2)..=(width / 2) {
-                    self.dot(x.round() as i32 + dx, y.round() as i32 + dy, c);
-                }
-            }
-        }
-    }
-
-    fn text(&mut self, x: i32, y: i32, s: &str, scale: i32, c: [u8; 3]) {
-        for (k, ch) in s.chars().enumerate() {
-            let Some(glyph) = font8x8::BASIC_FONTS.get(ch) else {
-                continue;
-            };
-            for (row, bits) in glyph.iter().enumerate() {
-                for col in 0..8 {
-                    if bits & (1 << col) != 0 {
-                        for sx in 0..scale {
-                            for sy in 0..scale {
-                                self.dot(
-                                    x + (k as i32 * 8 + col) * scale + sx,
-                                    y + row as i32 * scale + sy,
-                                    c,
-                                );
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// The decades (powers of ten, as exponents) a log axis needs to hold `values`: at least one.
-fn decades(values: impl Iterator<Item = f64>) -> (f64, f64) {
-    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for v in values.filter(|v| v.is_finite() && *v > 0.0) {
-        lo = lo.min(v.log10().floor());
-        hi = hi.max(v.log10().ceil());
-    }
-    if !lo.is_finite() {
-        return (0.0, 1.0);
-    }
-    (lo, hi.max(lo + 1.0))
-}
-
-/// An axis label for 10^e milliseconds.
-fn ms_label(e: i32) -> String {
-    if e >= 0 {
-        format!("{}", 10u64.pow(e as u32))
-    } else {
-        format!("{}", 10f64.powi(e))
-    }
-}
-
-/// Renders the plot as PNG bytes.
-pub fn plot_png(rows: &[BenchRow], title: &str) -> Result<Vec<u8>, String> {
-    let mut c = Canvas::new();
-    let black = [0, 0, 0];
-    let grey = [220, 220, 220];
-    let (x0, x1) = (LEFT, W as f32 - RIGHT);
-    let (y0, y1) = (H as f32 - BOTTOM, TOP);
-    let min_n = rows.iter().map(|r| r.agents).min().unwrap_or(1).max(1) as f64;
-    let max_n = rows.iter().map(|r| r.agents).max().unwrap_or(10).max(2) as f64;
-    let (lo, hi) = (
-        min_n.log10().floor(),
-        max_n.log10().ceil().max(min_n.log10().floor() + 1.0),
-    );
-    let (ylo, yhi) = decades(rows.iter().map(|r| r.frame_ms_median));
-    let sx = |n: f64| x0 + ((n.log10() - lo) / (hi - lo)) as f32 * (x1 - x0);
-    let sy = |ms: f64| y0 - ((ms.max(1e-9).log10() - ylo) / (yhi - ylo)) as f32 * (y0 - y1);
-
-    let light = [240, 240, 240];
-    for e in ylo as i32..=yhi as i32 {
-        let decade = 10f64.powi(e);
-        if e < yhi as i32 {
-            for m in [2.0, 5.0] {
-                let y = sy(decade * m);
-                c.line((x0, y), (x1, y), 1, light);
-            }
-        }
-        let y = sy(decade);
-        c.line((x0, y), (x1, y), 1, grey);
-        c.text(8, y as i32 - 4, &format!("{:>8}", ms_label(e)), 1, black);
-    }
-    for e in lo as i32..=hi as i32 {
-        let x = sx(10f64.powi(e));
-        c.line((x, y0), (x, y1), 1, grey);
-        let label = format!("{}", 10u64.pow(e.max(0) as u32));
-        c.text(
-            x as i32 - label.len() as i32 * 4,
-            y0 as i32 + 10,
-            &label,
-            1,
-            black,
-        );
-    }
-    c.line((x0, y0), (x1, y0), 2, black);
-    c.line((x0, y0), (x0, y1), 2, black);
-    c.text(LEFT as i32, 18, title, 2, black);
-    c.text(
-        W as i32 / 2 - 120,
-        H as i32 - 30,
-        "agents (log scale)",
-        2,
-        black,
-    );
-    c.text(8, TOP as i32 - 24, "median frame ms (log scale)", 1, black);
-
+/// Modes in first-seen order, each with its colour.
+fn modes(rows: &[BenchRow]) -> Vec<&str> {
     let mut modes: Vec<&str> = Vec::new();
     for r in rows {
         if !modes.contains(&r.mode.as_str()) {
             modes.push(&r.mode);
         }
     }
-    for (m, mode) in modes.iter().enumerate() {
-        let color = PALETTE[m % PALETTE.len()];
-        let mut pts: Vec<(f32, f32)> = rows
+    modes
+}
+
+fn colour(k: usize) -> [u8; 3] {
+    PALETTE[k % PALETTE.len()]
+}
+
+/// (agents, value) of one mode, in increasing agents, finite values only.
+fn points(
+    rows: &[BenchRow],
+    mode: &str,
+    value: impl Fn(&BenchRow) -> Option<f64>,
+) -> Vec<(f64, f64)> {
+    let mut pts: Vec<(f64, f64)> = rows
+        .iter()
+        .filter(|r| r.mode == mode)
+        .filter_map(|r| {
+            value(r)
+                .filter(|v| v.is_finite())
+                .map(|v| (r.agents as f64, v))
+        })
+        .collect();
+    pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+    pts
+}
+
+/// What a plot's times are: whole frames (GL) or simulation steps (headless).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Timed {
+    Frame,
+    Step,
+}
+
+impl Timed {
+    fn name(self) -> &'static str {
+        match self {
+            Timed::Frame => "frame",
+            Timed::Step => "step",
+        }
+    }
+}
+
+/// What goes around the plotted rows.
+pub struct PlotText<'a> {
+    pub title: &'a str,
+    pub subtitle: &'a str,
+    pub timed: Timed,
+}
+
+/// The time chart: `baseline` rows (a previous run) are drawn dashed in their mode's colour;
+/// the budget lines are always on the axis, which stretches to hold them.
+pub fn chart(rows: &[BenchRow], baseline: &[BaselineRow], text: &PlotText) -> Chart {
+    let agents = rows
+        .iter()
+        .map(|r| r.agents)
+        .chain(baseline.iter().map(|b| b.agents));
+    let agents: Vec<f64> = agents.map(f64::from).collect();
+    let times = rows
+        .iter()
+        .flat_map(|r| [Some(r.frame_ms_median), r.frame_ms_p5, r.frame_ms_p95])
+        .flatten()
+        .chain(baseline.iter().map(|b| b.median_ms))
+        .chain(BUDGETS.map(|b| b.0));
+    let y_label = format!(
+        "{} ms (log scale): median, shaded p5-p95",
+        text.timed.name()
+    );
+    let mut chart = Chart::new(
+        text.title,
+        Axis::new("agents (log scale)", Scale::log_fit(agents)),
+        Axis::new(y_label, Scale::log_fit(times)),
+    );
+    chart.subtitle = text.subtitle.to_string();
+    for (ms, label) in BUDGETS {
+        chart.refs.push(RefLine::new(At::Y(ms), label, GREY));
+    }
+    let names = modes(rows);
+    for (k, mode) in names.iter().enumerate() {
+        let low = points(rows, mode, |r| r.frame_ms_p5);
+        let high = points(rows, mode, |r| r.frame_ms_p95);
+        chart.bands.push(Band::between("", &low, &high, colour(k)));
+        let median = points(rows, mode, |r| Some(r.frame_ms_median));
+        chart
+            .series
+            .push(Series::line(*mode, median, colour(k)).with_marker(Marker::Square));
+    }
+    let mut old_modes: Vec<&str> = Vec::new();
+    for b in baseline {
+        if !old_modes.contains(&b.mode.as_str()) {
+            old_modes.push(&b.mode);
+        }
+    }
+    let mut unmatched = names.len();
+    for mode in old_modes {
+        // A mode only the baseline has takes the next free colour.
+        let k = names.iter().position(|m| *m == mode).unwrap_or_else(|| {
+            unmatched += 1;
+            unmatched - 1
+        });
+        let mut pts: Vec<(f64, f64)> = baseline
             .iter()
-            .filter(|r| r.mode == *mode && r.frame_ms_median.is_finite())
-            .map(|r| (sx(r.agents as f64), sy(r.frame_ms_median)))
+            .filter(|b| b.mode == mode && b.median_ms.is_finite())
+            .map(|b| (f64::from(b.agents), b.median_ms))
             .collect();
         pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-        for w in pts.windows(2) {
-            c.line(w[0], w[1], 3, color);
-        }
-        for p in &pts {
-            c.line((p.0 - 4.0, p.1), (p.0 + 4.0, p.1), 5, color);
-        }
-        let ly = TOP as i32 + 10 + m as i32 * 22;
-        c.line(
-            (x0 + 20.0, ly as f32 + 7.0),
-            (x0 + 50.0, ly as f32 + 7.0),
-            4,
-            color,
+        let name = format!("{mode} (baseline)");
+        chart.series.push(
+            Series::line(name, pts, colour(k))
+                .dashed()
+                .with_width(2)
+                .with_marker(Marker::Circle),
         );
-        c.text(x0 as i32 + 60, ly, mode, 2, black);
     }
+    chart
+}
 
-    let mut out = Vec::new();
-    {
-        let mut enc = png::Encoder::new(&mut out, W as u32, H as u32);
-        enc.set_color(png::ColorType::Rgb);
-        enc.set_depth(png::BitDepth::Eight);
-        let mut w = enc.write_header().map_err(|e| format!("PNG: {e}"))?;
-        w.write_image_data(&c.px).map_err(|e| format!("PNG: {e}"))?;
+/// This run's median over the baseline's, per mode, for the (mode, agents) both have; 1 (no
+/// change) drawn across.
+pub fn ratio_chart(rows: &[BenchRow], baseline: &[BaselineRow], text: &PlotText) -> Chart {
+    let matched = ratios(rows, baseline);
+    let agents = matched.iter().map(|r| f64::from(r.agents));
+    let values = matched.iter().map(|r| r.ratio).chain([1.0]);
+    let y_label = format!("median {} ms, this run / baseline", text.timed.name());
+    let mut chart = Chart::new(
+        "this run against the baseline",
+        Axis::new("agents (log scale)", Scale::log_fit(agents)),
+        Axis::new(y_label, Scale::linear_fit(values, true)),
+    );
+    chart.subtitle = format!("{}; below 1: faster than the baseline", text.title);
+    chart
+        .refs
+        .push(RefLine::new(At::Y(1.0), "same as baseline", GREY));
+    for (k, mode) in modes(rows).iter().enumerate() {
+        let pts: Vec<(f64, f64)> = matched
+            .iter()
+            .filter(|r| r.mode == *mode)
+            .map(|r| (f64::from(r.agents), r.ratio))
+            .collect();
+        if !pts.is_empty() {
+            chart
+                .series
+                .push(Series::line(*mode, pts, colour(k)).with_marker(Marker::Diamond));
+        }
     }
-    Ok(out)
+    chart
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn log_axes_span_whole_decades() {
-        assert_eq!(decades([3.2, 120.0].into_iter()), (0.0, 3.0));
-        assert_eq!(decades([0.7].into_iter()), (-1.0, 0.0));
-        assert_eq!(decades([100.0].into_iter()), (2.0, 3.0));
-        assert_eq!(decades([0.0, f64::NAN].into_iter()), (0.0, 1.0));
-        assert_eq!(ms_label(3), "1000");
-        assert_eq!(ms_label(-1), "0.1");
+    fn row(mode: &str, agents: u32, ms: f64) -> BenchRow {
+        BenchRow {
+            frame_ms_p5: Some(ms * 0.5),
+            frame_ms_p95: Some(ms * 2.0),
+            ..BenchRow::new(mode, agents, ms)
+        }
     }
 
-    #[test]
-    fn plot_is_a_png_with_a_coloured_line_per_mode() {
-        let row = |mode: &str, agents, ms| BenchRow {
-            mode: String::from(mode),
-            agents,
-            frames: 1,
-            frame_ms_median: ms,
-            frame_ms_p95: ms,
-            sim_ms_median: 0.0,
-            anim_ms_median: None,
-            cull_lod_pack_ms_median: 0.0,
-            submit_ms_median: 0.0,
-            draw_calls: 0,
-            triangles: 0,
-            uniform_bytes: 0,
-            visible: 0,
-        };
-        let rows = [
+    const TEXT: PlotText = PlotText {
+        title: "t",
+        subtitle: "",
+        timed: Timed::Frame,
+    };
+
+    fn rows() -> Vec<BenchRow> {
+        vec![
             row("pipeline", 100, 1.0),
             row("pipeline", 10_000, 5.0),
             row("naive", 100, 2.0),
             row("naive", 10_000, 40.0),
+        ]
+    }
+
+    #[test]
+    fn medians_are_lines_with_their_spread_shaded_and_both_budgets() {
+        let chart = chart(&rows(), &[], &TEXT);
+        assert_eq!(chart.series.len(), 2);
+        assert_eq!(chart.series[0].points, [(100.0, 1.0), (10_000.0, 5.0)]);
+        assert_eq!(
+            chart.bands[1].points,
+            [(100.0, 1.0, 4.0), (10_000.0, 20.0, 80.0)]
+        );
+        let budgets: Vec<At> = chart.refs.iter().map(|r| r.at).collect();
+        assert_eq!(budgets, [At::Y(1000.0 / 60.0), At::Y(1000.0 / 30.0)]);
+        // The axis holds the spread and the budgets: 0.5 to 80 ms -> 0.1 to 100.
+        assert_eq!(chart.y.scale, Scale::log(0.1, 100.0));
+        let c = chart.render();
+        // Halfway along naive's line on log-log axes: the geometric mean of its ends.
+        let (x, y) = chart.to_pixel(1000.0, 80f64.sqrt()).expect("placed");
+        assert_eq!(
+            c.pixel(x.round() as i32, y.round() as i32),
+            Some(PALETTE[1])
+        );
+        // Inside naive's band at 1,000 agents, away from any line: shaded, not white.
+        let (x, y) = chart.to_pixel(1000.0, 12.0).expect("placed");
+        let shade = c
+            .pixel(x.round() as i32 + 2, y.round() as i32)
+            .expect("inside");
+        assert!(shade != [255, 255, 255] && shade != PALETTE[1], "{shade:?}");
+    }
+
+    #[test]
+    fn frames_too_few_for_a_spread_draw_no_band() {
+        let rows = [
+            BenchRow::new("pipeline", 100, 1.0),
+            BenchRow::new("pipeline", 1000, 2.0),
         ];
-        let bytes = plot_png(&rows, "test").expect("png");
-        let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-        let mut reader = decoder.read_info().expect("valid png");
-        let mut buf = vec![0; reader.output_buffer_size()];
-        let info = reader.next_frame(&mut buf).expect("frame");
-        assert_eq!((info.width, info.height), (W as u32, H as u32));
-        let count = |c: [u8; 3]| buf.chunks(3).filter(|p| *p == c).count();
-        assert!(count(PALETTE[0]) > 500, "pipeline line missing");
-        assert!(count(PALETTE[1]) > 500, "naive line missing");
+        assert!(chart(&rows, &[], &TEXT)
+            .bands
+            .iter()
+            .all(|b| b.points.is_empty()));
+    }
+
+    #[test]
+    fn a_baseline_is_dashed_in_its_modes_colour_and_ratios_are_plotted() {
+        let old = [
+            BaselineRow {
+                mode: "naive".into(),
+                agents: 100,
+                median_ms: 4.0,
+            },
+            BaselineRow {
+                mode: "naive".into(),
+                agents: 10_000,
+                median_ms: 20.0,
+            },
+        ];
+        let chart = chart(&rows(), &old, &TEXT);
+        let dashed = chart.series.last().expect("baseline series");
+        assert_eq!(dashed.name, "naive (baseline)");
+        assert_eq!(dashed.color, PALETTE[1]);
+        assert!(dashed.dash.is_some());
+        let ratio = ratio_chart(&rows(), &old, &TEXT);
+        assert_eq!(ratio.series.len(), 1, "only naive has a baseline");
+        assert_eq!(ratio.series[0].points, [(100.0, 0.5), (10_000.0, 2.0)]);
+        assert!(ratio.png().is_ok());
     }
 }

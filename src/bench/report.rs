@@ -9,9 +9,14 @@ pub struct BenchRow {
     pub agents: u32,
     pub frames: u32,
     pub frame_ms_median: f64,
-    pub frame_ms_p95: f64,
+    /// The fastest 5 %: drawn as the bottom of the plot's band, not written to the CSV. None
+    /// with fewer than `MIN_FRAMES_FOR_SPREAD` frames.
+    pub frame_ms_p5: Option<f64>,
+    /// None with fewer than `MIN_FRAMES_FOR_SPREAD` frames: an empty cell, `n/a` in the table.
+    pub frame_ms_p95: Option<f64>,
     pub sim_ms_median: f64,
-    /// None while no animation stage exists for the crowd: written as an empty cell, not 0.
+    /// The crowd's animation: the step's heading and clip state, plus on the naive path the
+    /// palettes sampled on the CPU. None only in a baseline CSV from before it was measured.
     pub anim_ms_median: Option<f64>,
     pub cull_lod_pack_ms_median: f64,
     pub submit_ms_median: f64,
@@ -19,6 +24,53 @@ pub struct BenchRow {
     pub triangles: u64,
     pub uniform_bytes: u64,
     pub visible: u64,
+}
+
+impl BenchRow {
+    /// A row with its median frame time and nothing else measured.
+    pub fn new(mode: &str, agents: u32, frame_ms_median: f64) -> BenchRow {
+        BenchRow {
+            mode: mode.to_string(),
+            agents,
+            frames: 0,
+            frame_ms_median,
+            frame_ms_p5: None,
+            frame_ms_p95: None,
+            sim_ms_median: 0.0,
+            anim_ms_median: None,
+            cull_lod_pack_ms_median: 0.0,
+            submit_ms_median: 0.0,
+            draw_calls: 0,
+            triangles: 0,
+            uniform_bytes: 0,
+            visible: 0,
+        }
+    }
+}
+
+/// Frames a run needs before its p5 and p95 mean something: with fewer, the 95th percentile
+/// is the slowest frame or the one before it, which is noise.
+pub const MIN_FRAMES_FOR_SPREAD: usize = 30;
+
+/// The value at quantile `q` if there are at least `MIN_FRAMES_FOR_SPREAD` finite samples.
+pub fn spread_quantile(samples: &[f64], q: f64) -> Option<f64> {
+    let n = samples.iter().filter(|v| v.is_finite()).count();
+    (n >= MIN_FRAMES_FOR_SPREAD)
+        .then(|| quantile(samples, q))
+        .flatten()
+}
+
+/// An optional number as a CSV cell: empty when absent.
+fn cell(v: Option<f64>) -> String {
+    v.map(|v| format!("{v:.4}")).unwrap_or_default()
+}
+
+/// An optional number in a table column: `n/a` when absent.
+fn shown(v: Option<f64>, width: usize) -> String {
+    v.map_or_else(
+        || format!("{:>width$}", "n/a"),
+        |v| format!("{v:>width$.2}"),
+    )
 }
 
 pub const CSV_HEADER: &str = "mode,agents,frames,frame_ms_median,frame_ms_p95,sim_ms_median,anim_ms_median,cull_lod_pack_ms_median,submit_ms_median,draw_calls,triangles,uniform_bytes,visible";
@@ -31,7 +83,9 @@ pub struct SimRow {
     pub agents: u32,
     pub frames: u32,
     pub step_ms_median: f64,
-    pub step_ms_p95: f64,
+    /// None with fewer than `MIN_FRAMES_FOR_SPREAD` frames (as for `BenchRow`).
+    pub step_ms_p5: Option<f64>,
+    pub step_ms_p95: Option<f64>,
     /// Wall-clock nanoseconds per agent per step (median step / agents).
     pub ns_per_agent: f64,
     /// Phase medians, in `PHASES` order.
@@ -107,7 +161,8 @@ impl SimSamples {
             agents,
             frames: self.step.len() as u32,
             step_ms_median: step,
-            step_ms_p95: quantile(&self.step, 0.95).unwrap_or(f64::NAN),
+            step_ms_p5: spread_quantile(&self.step, 0.05),
+            step_ms_p95: spread_quantile(&self.step, 0.95),
             ns_per_agent: step * 1e6 / agents.max(1) as f64,
             phase_ms: std::array::from_fn(|k| median(&self.phases[k])),
             sweeps_median: median(&self.sweeps),
@@ -127,12 +182,12 @@ pub fn sim_csv(rows: &[SimRow]) -> String {
         let phases: Vec<String> = r.phase_ms.iter().map(|v| format!("{v:.4}")).collect();
         let _ = writeln!(
             s,
-            "{},{},{},{:.4},{:.4},{:.1},{},{},{},{:.4},{},{},{},{},{},{}",
+            "{},{},{},{:.4},{},{:.1},{},{},{},{:.4},{},{},{},{},{},{}",
             r.variant,
             r.agents,
             r.frames,
             r.step_ms_median,
-            r.step_ms_p95,
+            cell(r.step_ms_p95),
             r.ns_per_agent,
             phases.join(","),
             r.sweeps_median,
@@ -177,8 +232,12 @@ pub fn sim_table(rows: &[SimRow]) -> String {
             .unwrap_or_default();
         let _ = write!(
             s,
-            "{:<8} {:>7} {:>8.2} {:>7.2} {:>7.0}",
-            r.variant, r.agents, r.step_ms_median, r.step_ms_p95, r.ns_per_agent
+            "{:<8} {:>7} {:>8.2} {} {:>7.0}",
+            r.variant,
+            r.agents,
+            r.step_ms_median,
+            shown(r.step_ms_p95, 7),
+            r.ns_per_agent
         );
         for v in r.phase_ms {
             let _ = write!(s, " {v:>8.2}");
@@ -200,6 +259,7 @@ pub fn sim_rows_for_plot(rows: &[SimRow]) -> Vec<BenchRow> {
             agents: r.agents,
             frames: r.frames,
             frame_ms_median: r.step_ms_median,
+            frame_ms_p5: r.step_ms_p5,
             frame_ms_p95: r.step_ms_p95,
             sim_ms_median: r.step_ms_median,
             anim_ms_median: Some(r.phase_ms[5]),
@@ -232,20 +292,16 @@ pub fn to_csv(rows: &[BenchRow]) -> String {
     let mut s = String::from(CSV_HEADER);
     s.push('\n');
     for r in rows {
-        let anim = r
-            .anim_ms_median
-            .map(|v| format!("{v:.4}"))
-            .unwrap_or_default();
         let _ = writeln!(
             s,
-            "{},{},{},{:.4},{:.4},{:.4},{},{:.4},{:.4},{},{},{},{}",
+            "{},{},{},{:.4},{},{:.4},{},{:.4},{:.4},{},{},{},{}",
             r.mode,
             r.agents,
             r.frames,
             r.frame_ms_median,
-            r.frame_ms_p95,
+            cell(r.frame_ms_p95),
             r.sim_ms_median,
-            anim,
+            cell(r.anim_ms_median),
             r.cull_lod_pack_ms_median,
             r.submit_ms_median,
             r.draw_calls,
@@ -260,12 +316,13 @@ pub fn to_csv(rows: &[BenchRow]) -> String {
 /// A fixed-width table with, per size, how many times slower each mode is than the first.
 pub fn table(rows: &[BenchRow]) -> String {
     let mut s = format!(
-        "{:<10} {:>8} {:>10} {:>9} {:>8} {:>9} {:>9} {:>8} {:>11} {:>9} {:>8}\n",
+        "{:<10} {:>8} {:>10} {:>9} {:>8} {:>8} {:>9} {:>9} {:>8} {:>11} {:>9} {:>8}\n",
         "mode",
         "agents",
         "frame ms",
         "p95 ms",
         "sim ms",
+        "anim ms",
         "cull ms",
         "submit ms",
         "draws",
@@ -281,12 +338,13 @@ pub fn table(rows: &[BenchRow]) -> String {
             .unwrap_or_default();
         let _ = writeln!(
             s,
-            "{:<10} {:>8} {:>10.2} {:>9.2} {:>8.2} {:>9.2} {:>9.2} {:>8} {:>11} {:>9} {:>8}",
+            "{:<10} {:>8} {:>10.2} {} {:>8.2} {} {:>9.2} {:>9.2} {:>8} {:>11} {:>9} {:>8}",
             r.mode,
             r.agents,
             r.frame_ms_median,
-            r.frame_ms_p95,
+            shown(r.frame_ms_p95, 9),
             r.sim_ms_median,
+            shown(r.anim_ms_median, 8),
             r.cull_lod_pack_ms_median,
             r.submit_ms_median,
             r.draw_calls,
@@ -308,9 +366,10 @@ mod tests {
             agents,
             frames: 10,
             frame_ms_median: ms,
-            frame_ms_p95: ms * 1.5,
+            frame_ms_p5: None,
+            frame_ms_p95: Some(ms * 1.5),
             sim_ms_median: 0.5,
-            anim_ms_median: None,
+            anim_ms_median: Some(0.2),
             cull_lod_pack_ms_median: 0.25,
             submit_ms_median: 1.0,
             draw_calls: 5,
@@ -332,12 +391,39 @@ mod tests {
 
     #[test]
     fn csv_has_the_documented_columns_and_empty_absent_values() {
-        let csv = to_csv(&[row("pipeline", 1000, 2.0)]);
+        let few = BenchRow {
+            frame_ms_p95: None,
+            anim_ms_median: None,
+            ..row("naive", 1000, 2.0)
+        };
+        let csv = to_csv(&[row("pipeline", 1000, 2.0), few]);
         let mut lines = csv.lines();
         assert_eq!(lines.next(), Some(CSV_HEADER));
         assert_eq!(
             lines.next(),
-            Some("pipeline,1000,10,2.0000,3.0000,0.5000,,0.2500,1.0000,5,1000,640,42")
+            Some("pipeline,1000,10,2.0000,3.0000,0.5000,0.2000,0.2500,1.0000,5,1000,640,42")
+        );
+        assert_eq!(
+            lines.next(),
+            Some("naive,1000,10,2.0000,,0.5000,,0.2500,1.0000,5,1000,640,42")
+        );
+    }
+
+    #[test]
+    fn the_spread_needs_thirty_frames() {
+        let v: Vec<f64> = (1..=29).map(f64::from).collect();
+        assert_eq!(spread_quantile(&v, 0.95), None);
+        let v: Vec<f64> = (1..=40).map(f64::from).collect();
+        assert_eq!(spread_quantile(&v, 0.95), Some(38.0));
+        assert_eq!(spread_quantile(&v, 0.05), Some(2.0));
+        let t = table(&[BenchRow {
+            frame_ms_p95: None,
+            ..row("pipeline", 1000, 2.0)
+        }]);
+        let line = t.lines().nth(1).unwrap_or("");
+        assert!(
+            line.contains("      2.00       n/a     0.50     0.20 "),
+            "{t}"
         );
     }
 

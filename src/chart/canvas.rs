@@ -99,9 +99,9 @@ impl Canvas {
     pub fn blend(&mut self, x: i32, y: i32, c: Rgb, alpha: f32) {
         if let Some(i) = self.index(x, y, self.clip) {
             let a = alpha.clamp(0.0, 1.0);
-            for k in 0..3 {
-                let old = self.px[i + k] as f32;
-                self.px[i + k] = (old + (c[k] as f32 - old) * a).round() as u8;
+            for (px, new) in self.px[i..i + 3].iter_mut().zip(c) {
+                let old = f32::from(*px);
+                *px = (old + (f32::from(new) - old) * a).round() as u8;
             }
         }
     }
@@ -188,6 +188,16 @@ impl Canvas {
                 }
             }
         }
+    }
+
+    /// `s` cut to at most `width` pixels at `scale`, ending in `...` when cut.
+    pub fn fit_text(s: &str, width: i32, scale: i32) -> String {
+        let room = (width / (GLYPH * scale)).max(0) as usize;
+        if s.chars().count() <= room {
+            return s.to_string();
+        }
+        let kept: String = s.chars().take(room.saturating_sub(3)).collect();
+        kept + "..."
     }
 
     /// Pixels `s` takes at `scale` (glyphs are 8 wide; characters without a glyph too).
@@ -296,5 +306,7 @@ mod tests {
             .iter()
             .all(|&(x, y)| (2..18).contains(&x) && (2..18).contains(&y)));
         assert_eq!(Canvas::text_width("abc", 2), 48);
+        assert_eq!(Canvas::fit_text("abcdefgh", 48, 1), "abc...");
+        assert_eq!(Canvas::fit_text("abcdef", 48, 1), "abcdef");
     }
 }

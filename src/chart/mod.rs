@@ -401,8 +401,12 @@ impl Chart {
 
     fn draw_labels(&self, c: &mut Canvas) {
         let a = self.plot_area();
-        c.text(a.x0, 12, &self.title, 2, BLACK);
-        c.text(a.x0, 34, &self.subtitle, 1, GREY);
+        // Long titles are cut to the canvas rather than running off its edge.
+        let room = self.width as i32 - a.x0 - 8;
+        let title = Canvas::fit_text(&self.title, room, 2);
+        c.text(a.x0, 12, &title, 2, BLACK);
+        let subtitle = Canvas::fit_text(&self.subtitle, room, 1);
+        c.text(a.x0, 34, &subtitle, 1, GREY);
         c.text(8, a.y0 - 16, &self.y.label, 1, BLACK);
         let w = Canvas::text_width(&self.x.label, 2);
         let centre = (a.x0 + a.x1) / 2;
@@ -440,6 +444,21 @@ impl Chart {
             y1: y + h,
         };
         c.fill_rect(inner, WHITE);
+        let corners = [
+            (inner.x0, inner.y0),
+            (inner.x1, inner.y0),
+            (inner.x1, inner.y1),
+            (inner.x0, inner.y1),
+        ];
+        for k in 0..4 {
+            let (a, b) = (corners[k], corners[(k + 1) % 4]);
+            c.line(
+                (a.0 as f32, a.1 as f32),
+                (b.0 as f32, b.1 as f32),
+                1,
+                GRID_MAJOR,
+            );
+        }
         let mut row_y = y + 4;
         for b in bands {
             let swatch = Rect {

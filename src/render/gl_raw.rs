@@ -5,6 +5,19 @@ use macroquad::miniquad::gl;
 use macroquad::miniquad::{RawId, TextureId};
 
 const GL_MAX_VERTEX_UNIFORM_VECTORS: u32 = 0x8DFB;
+const GL_RENDERER: u32 = 0x1F01;
+
+/// The driver's renderer string (e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"), for the benchmark's
+/// metadata; "unknown" when the driver answers nothing.
+pub fn renderer_name() -> String {
+    // SAFETY: glGetString returns null or a static NUL-terminated string owned by the driver.
+    let name = unsafe { gl::glGetString(GL_RENDERER) };
+    if name.is_null() {
+        return "unknown".into();
+    }
+    let name = unsafe { std::ffi::CStr::from_ptr(name as *const std::ffi::c_char) };
+    name.to_string_lossy().trim().to_string()
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GlLimits {

@@ -241,6 +241,9 @@ pub struct NaiveFrame {
     /// `TEXELS_PER_JOINT` vec4 per joint, `joints` joints per person.
     pub palettes: Vec<[f32; 4]>,
     pub joints: usize,
+    /// Wall-clock milliseconds spent sampling the palettes this frame (the benchmark's
+    /// animation column on this path).
+    pub palette_ms: f64,
 }
 
 impl NaiveFrame {
@@ -270,9 +273,11 @@ pub fn pack_naive(
     out.draws.clear();
     out.palettes.clear();
     out.joints = assets.texture.joints as usize;
+    out.palette_ms = 0.0;
     if assets.bodies.is_empty() {
         return;
     }
+    let mut sampling = std::time::Duration::ZERO;
     let mut scratch = Vec::new();
     let mut blended = Vec::new();
     for i in 0..crowd.pos.len() {
@@ -298,7 +303,9 @@ pub fn pack_naive(
         );
         let block: [[f32; 4]; VEC4_PER_INSTANCE] = std::array::from_fn(|k| block[k]);
         let palette = out.palettes.len() / (out.joints * TEXELS_PER_JOINT as usize).max(1);
+        let started = std::time::Instant::now();
         assets.cpu_palette(b, &crowd.anim[i], &mut scratch, &mut blended);
+        sampling += started.elapsed();
         for m in &blended {
             for r in 0..3 {
                 out.palettes.push(m.row(r).to_array());
@@ -337,6 +344,7 @@ pub fn pack_naive(
             });
         }
     }
+    out.palette_ms = sampling.as_secs_f64() * 1000.0;
 }
 
 // --- Instance blocks: their size, reading one back, and batching them into draws ---

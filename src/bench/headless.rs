@@ -1,0 +1,121 @@
+//! The headless benchmark: per size, the simulation at full rate and with the simulation LOD
+//! (unless `--no-sim-lod`), each with its phases, plus culling and packing; no window.
+
+use super::args::{BenchArgs, BenchMode};
+use super::estimate::{calibration_sizes, format_duration, CostModel, Progress};
+use super::report::{SimRow, SimSamples};
+use super::{bench_game, camera_for_frame, timed_cpu_frame, Machine, PackedCrowd, BENCH_ASPECT};
+use crate::game::{Game, SimViewPolicy};
+use crate::level::Level;
+
+/// The simulation variants the headless benchmark compares in one run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SimVariant {
+    /// Everyone steered every step.
+    Full,
+    /// People the camera cannot see steered every 4th step.
+    SimLod,
+}
+
+impl SimVariant {
+    pub fn name(self) -> &'static str {
+        match self {
+            SimVariant::Full => "full",
+            SimVariant::SimLod => "sim-lod",
+        }
+    }
+}
+
+/// What the headless benchmark measured, and what it expected to take.
+pub struct HeadlessRun {
+    pub rows: Vec<SimRow>,
+    pub estimated_ms: f64,
+}
+
+fn variant_game(level: &Level, agents: u32, seed: u64, variant: SimVariant) -> Game {
+    let mut game = bench_game(level, agents, seed);
+    game.sim_view_policy = (variant == SimVariant::SimLod).then_some(SimViewPolicy {
+        aspect: BENCH_ASPECT,
+        far: level.lod.far,
+    });
+    game
+}
+
+/// Frame `i` of `n` on the camera path: (step ms, cull and pack ms, visible).
+fn frame(
+    game: &mut Game,
+    level: &Level,
+    (i, n): (u32, u32),
+    packed: &mut PackedCrowd,
+) -> (f64, f64, usize) {
+    let camera = camera_for_frame(level, i, n);
+    game.camera = camera;
+    timed_cpu_frame(game, BenchMode::Pipeline, &camera, packed)
+}
+
+/// Mean frame time (ms) of `variant` at `agents`: one frame to settle, then two timed.
+fn calibrate(level: &Level, seed: u64, variant: SimVariant, agents: u32) -> f64 {
+    let mut game = variant_game(level, agents, seed, variant);
+    let mut packed = PackedCrowd::default();
+    let mut sum = 0.0;
+    for i in 0..3 {
+        let (sim, cull, _) = frame(&mut game, level, (i, 3), &mut packed);
+        if i > 0 {
+            sum += sim + cull;
+        }
+    }
+    sum / 2.0
+}
+
+pub fn run_headless(args: &BenchArgs, level: &Level) -> HeadlessRun {
+    let variants: &[SimVariant] = if args.no_sim_lod {
+        &[SimVariant::Full]
+    } else {
+        &[SimVariant::Full, SimVariant::SimLod]
+    };
+    let machine = Machine::here();
+    let (warmup, frames) = (args.warmup(), args.frames());
+    let total = warmup + frames;
+    let (small, large) = calibration_sizes(args.sizes());
+    let models: Vec<CostModel> = variants
+        .iter()
+        .map(|&v| {
+            let at_small = calibrate(level, args.seed, v, small);
+            CostModel::fit(
+                (small, at_small),
+                (large, calibrate(level, args.seed, v, large)),
+            )
+        })
+        .collect();
+    let plan = args
+        .sizes()
+        .iter()
+        .flat_map(|&n| models.iter().map(move |m| m.frame_ms(n) * f64::from(total)))
+        .collect();
+    let mut progress = Progress::new(plan);
+    let estimated_ms = progress.total_ms();
+    eprintln!(
+        "bench: {} runs of {total} frames, estimated {} (from frames timed at {small} and {large} \
+         agents per variant)",
+        args.sizes().len() * variants.len(),
+        format_duration(estimated_ms)
+    );
+    let mut rows = Vec::new();
+    let mut packed = PackedCrowd::default();
+    for &agents in args.sizes() {
+        for &variant in variants {
+            let mut game = variant_game(level, agents, args.seed, variant);
+            let mut s = SimSamples::default();
+            for i in 0..total {
+                let (sim, cull, visible) = frame(&mut game, level, (i, total), &mut packed);
+                if i >= warmup {
+                    s.push(sim, cull, visible, game.agents.timings());
+                    progress.frame(variant.name(), agents, i - warmup, frames);
+                }
+            }
+            rows.push(s.row(variant, agents, game.agents.close_pairs(0.35), &machine));
+            progress.run_done();
+        }
+    }
+    HeadlessRun { rows, estimated_ms }
+}
