@@ -149,6 +149,66 @@ mod tests {
     }
 
     #[test]
+    fn a_drag_moves_while_held_anywhere_and_releases_once() {
+        use glam::Vec2;
+        let track = Rect {
+            x: 22.0,
+            y: 164.0,
+            w: 316.0,
+            h: 16.0,
+        };
+        let at = |x: f32, y: f32, down: bool, pressed: bool| Pointer {
+            pos: Vec2::new(x, y),
+            down: super::super::pointer::Buttons {
+                left: down,
+                ..Default::default()
+            },
+            pressed: super::super::pointer::Buttons {
+                left: pressed,
+                ..Default::default()
+            },
+            wheel: 0.0,
+        };
+        let mut dragging = None;
+        // Hovering or pressing off the track does nothing.
+        assert_eq!(
+            follow_drag(&mut dragging, 1, &track, &at(200.0, 300.0, true, true)),
+            Drag::Idle
+        );
+        assert_eq!(
+            follow_drag(&mut dragging, 1, &track, &at(200.0, 172.0, true, false)),
+            Drag::Idle
+        );
+        assert_eq!(
+            follow_drag(&mut dragging, 1, &track, &at(22.0, 172.0, true, true)),
+            Drag::Moving(0.0)
+        );
+        // Held far below the track: still this slider's drag.
+        assert_eq!(
+            follow_drag(&mut dragging, 1, &track, &at(180.0, 500.0, true, false)),
+            Drag::Moving(0.5)
+        );
+        assert_eq!(
+            follow_drag(&mut dragging, 2, &track, &at(180.0, 500.0, true, false)),
+            Drag::Idle
+        );
+        assert_eq!(
+            follow_drag(&mut dragging, 1, &track, &at(338.0, 500.0, false, false)),
+            Drag::Released(1.0)
+        );
+        assert_eq!(dragging, None);
+        assert_eq!(
+            follow_drag(&mut dragging, 1, &track, &at(338.0, 172.0, false, false)),
+            Drag::Idle
+        );
+        // A click (pressed and released within one frame) is a release where it landed.
+        assert_eq!(
+            follow_drag(&mut dragging, 1, &track, &at(180.0, 172.0, false, true)),
+            Drag::Released(0.5)
+        );
+    }
+
+    #[test]
     fn slider_maps_pointer_to_value_and_clamps() {
         let track = Rect {
             x: 100.0,

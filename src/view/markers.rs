@@ -147,11 +147,16 @@ mod tests {
             &mut state,
             &mut out,
         );
-        assert_eq!(c.culled, 1);
+        // Scale 0 is someone still waiting to pop in: counted as spawning, not packed.
         assert_eq!(
-            out[0],
-            vec![0.0, 0.0, 0.5, 0.0, 1.0, 0.0, 0.0, 1.0, -5.0, 1.5, 2.0, 0.0, 0.0, 1.0]
+            c,
+            PackCounts {
+                culled: 1,
+                beyond: 0,
+                spawning: 1
+            }
         );
+        assert_eq!(out[0], vec![1.0, -5.0, 1.5, 2.0, 0.0, 0.0, 1.0]);
     }
 
     #[test]
