@@ -83,6 +83,8 @@ struct Session {
     router: PointerRouter,
     /// The panels' share of this frame's mouse, in pixels.
     panel_pointer: Pointer,
+    /// What the panels covered when last drawn, in the overlays' logical units.
+    panel_rects: Vec<Rect>,
     /// Frames read so far (the input script counts from 1).
     frame_number: u64,
     /// Commands a panel asked for, run by the next frame's game step.
@@ -159,6 +161,7 @@ impl Session {
             reader,
             router: PointerRouter::default(),
             panel_pointer: Pointer::default(),
+            panel_rects: Vec::new(),
             frame_number: 0,
             pending_actions: Vec::new(),
             keep_waving,
@@ -334,8 +337,8 @@ impl Session {
                 &game.agents,
                 &view_proj,
                 game.camera.eye(),
-                ui.size.x,
-                ui.size.y,
+                ui.size,
+                &self.panel_rects,
             );
         }
         if self
@@ -392,7 +395,8 @@ impl Session {
         self.hero_view
             .draw_ui(game, &panels, pointer, &mut intents, &mut covered);
         self.router
-            .set_panels(covered.into_iter().map(|r| ui.to_pixels(r)).collect());
+            .set_panels(covered.iter().map(|&r| ui.to_pixels(r)).collect());
+        self.panel_rects = covered;
         set_default_camera();
         let actions = settings::apply(intents, &mut self.settings, &mut self.game);
         self.pending_actions.extend(actions);

@@ -20,10 +20,10 @@ pub struct LabelSpot {
     pub rect: Rect,
 }
 
-/// Which labels to draw so none covers another: nearest first, a label whose box (grown by
-/// `gap` on every side) overlaps one already placed is left out, at most `max` in all.
-/// Returns indices into `spots`, nearest first.
-pub fn place_labels(spots: &[LabelSpot], gap: f32, max: usize) -> Vec<usize> {
+/// Which labels to draw so none covers another or a panel: nearest first, a label whose box
+/// (grown by `gap` on every side) overlaps one already placed or one of `panels` is left out,
+/// at most `max` in all. Returns indices into `spots`, nearest first.
+pub fn place_labels(spots: &[LabelSpot], panels: &[Rect], gap: f32, max: usize) -> Vec<usize> {
     let mut order: Vec<usize> = (0..spots.len()).collect();
     order.sort_by(|&a, &b| spots[a].distance.total_cmp(&spots[b].distance));
     let mut placed: Vec<usize> = Vec::new();
@@ -38,7 +38,9 @@ pub fn place_labels(spots: &[LabelSpot], gap: f32, max: usize) -> Vec<usize> {
             w: r.w + 2.0 * gap,
             h: r.h + 2.0 * gap,
         };
-        if placed.iter().all(|&k| !grown.overlaps(&spots[k].rect)) {
+        let free = placed.iter().all(|&k| !grown.overlaps(&spots[k].rect))
+            && panels.iter().all(|p| !r.overlaps(p));
+        if free {
             placed.push(i);
         }
     }
@@ -70,9 +72,10 @@ pub fn to_screen(view_proj: &Mat4, p: Vec3, width: f32, height: f32) -> Option<(
     Some(((ndc.x + 1.0) * 0.5 * width, (1.0 - ndc.y) * 0.5 * height))
 }
 
-/// Labels the nearby agents with their behaviour, nearer ones first and none covering another,
-/// each on a dark box so it reads over any scene.
-pub fn draw(crowd: &Crowd, view_proj: &Mat4, eye: Vec3, width: f32, height: f32) {
+/// Labels the nearby agents with their behaviour, nearer ones first and none covering another
+/// or a panel (`panels`, as last drawn), each on a dark box so it reads over any scene.
+pub fn draw(crowd: &Crowd, view_proj: &Mat4, eye: Vec3, screen: glam::Vec2, panels: &[Rect]) {
+    let (width, height) = (screen.x, screen.y);
     let mut spots = Vec::new();
     let mut agents = Vec::new();
     for i in 0..crowd.len() {
@@ -95,7 +98,7 @@ pub fn draw(crowd: &Crowd, view_proj: &Mat4, eye: Vec3, width: f32, height: f32)
         spots.push(LabelSpot { distance, rect });
         agents.push(i);
     }
-    for k in place_labels(&spots, 2.0, MAX_LABELS) {
+    for k in place_labels(&spots, panels, 2.0, MAX_LABELS) {
         let (i, r) = (agents[k], spots[k].rect);
         draw_rectangle(r.x, r.y, r.w, r.h, Color::new(0.0, 0.0, 0.0, 0.7));
         draw_text(
@@ -136,9 +139,17 @@ mod tests {
             spot(8.0, 110.0, 124.0),
             spot(9.0, 110.0, 130.0),
         ];
-        assert_eq!(place_labels(&spots, 2.0, 10), vec![1, 4, 2]);
-        assert_eq!(place_labels(&spots, 2.0, 2), vec![1, 4], "capped");
-        assert!(place_labels(&[], 2.0, 10).is_empty());
+        assert_eq!(place_labels(&spots, &[], 2.0, 10), vec![1, 4, 2]);
+        assert_eq!(place_labels(&spots, &[], 2.0, 2), vec![1, 4], "capped");
+        assert!(place_labels(&[], &[], 2.0, 10).is_empty());
+        // A label under a panel is left out; the next one clear of everything takes its place.
+        let panel = Rect {
+            x: 280.0,
+            y: 0.0,
+            w: 100.0,
+            h: 500.0,
+        };
+        assert_eq!(place_labels(&spots, &[panel], 2.0, 10), vec![1, 4]);
         // However dense the crowd, the placed boxes are disjoint.
         let dense: Vec<LabelSpot> = (0..400)
             .map(|k| {
@@ -149,7 +160,7 @@ mod tests {
                 )
             })
             .collect();
-        let placed = place_labels(&dense, 2.0, 1000);
+        let placed = place_labels(&dense, &[], 2.0, 1000);
         assert!(placed.len() > 10 && placed.len() < 400);
         for (n, &a) in placed.iter().enumerate() {
             for &b in &placed[n + 1..] {

@@ -11,7 +11,7 @@ const FILL: Color = Color::new(0.3, 0.65, 1.0, 1.0);
 const TEXT: Color = Color::new(1.0, 1.0, 1.0, 1.0);
 
 /// Background of every panel: dark and nearly opaque, so text reads over any scene.
-pub const PANEL_BG: Color = Color::new(0.04, 0.05, 0.07, 0.88);
+pub const PANEL_BG: Color = Color::new(0.04, 0.05, 0.07, 0.93);
 
 /// Slider value 0..1 under a pointer at `px` on a track.
 pub fn slider_value_at(track: &Rect, px: f32) -> f32 {
