@@ -21,6 +21,12 @@ const STAT_FONT: f32 = 16.0;
 const GRAPH_GAP: f32 = 4.0;
 const GRAPH_H: f32 = 64.0;
 
+/// The LOD sliders' first track and the step between them.
+const LOD_TOP: f32 = 282.0;
+const LOD_STEP: f32 = 24.0;
+// The last LOD slider's track (14 high) ends above the statistics lines.
+const _: () = assert!(LOD_TOP + 2.0 * LOD_STEP + 14.0 < CONTROLS_H);
+
 /// The panel's height without the frame graph, for `stat_count` statistics lines.
 fn panel_height(stat_count: usize) -> f32 {
     CONTROLS_H + stat_count as f32 * STAT_LINE
@@ -74,7 +80,7 @@ pub fn people_label(n: u32) -> String {
     let digits = n.to_string();
     let mut grouped = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             grouped.push(',');
         }
         grouped.push(c);
@@ -242,7 +248,7 @@ impl PerfPanel {
         {
             let track = Rect {
                 x: x + 12.0,
-                y: y + 282.0 + k as f32 * 24.0,
+                y: y + LOD_TOP + k as f32 * LOD_STEP,
                 w: PANEL_W - 24.0,
                 h: 14.0,
             };
@@ -347,8 +353,6 @@ mod tests {
         let lines = 4 + Stage::ALL.len();
         let bottom = 112.0 + panel_height(lines) + GRAPH_GAP + GRAPH_H;
         assert!(bottom <= 720.0 - 8.0, "bottom at {bottom}");
-        // The last LOD slider's track ends above the statistics.
-        assert!(282.0 + 2.0 * 24.0 + 14.0 < CONTROLS_H);
     }
 
     #[test]
