@@ -21,6 +21,7 @@ crowd.jpg    | close up: outfits, skin tones, hats, bags, balloons, several clip
 hero.jpg     | the hero (Godette) waving among the crowd, follow camera          | levels/plaza.ron  | - | --follow --hero-autopilot wave --frames 40
 overlay.jpg  | behaviour labels (F3) over the people round the fountain          | levels/plaza.ron  | camera: (mode: Orbit, target: (0.0, 1.0, 4.0), distance: 20.0, yaw_deg: 30.0, pitch_deg: 45.0, fov_deg: 50.0) | --agent-overlay --frames 60
 perf.jpg     | the performance lab panel (Tab) over the plaza                    | levels/plaza.ron  | - | --perf-panel --frames 40
+panels.jpg   | every panel at 1280x720: Tab, F3 labels, F4 editor, F5/F6 hero; none cut off or overlapping | levels/plaza.ron  | camera: (mode: Orbit, target: (0.0, 1.0, 4.0), distance: 20.0, yaw_deg: 30.0, pitch_deg: 45.0, fov_deg: 50.0) | --perf-panel --agent-overlay --curve-editor --hero-panels --frames 40
 lod.jpg      | LOD colours: red near, green mid, blue far, from a low camera     | levels/plaza.ron  | camera: (mode: Orbit, target: (0.0, 1.5, 30.0), distance: 20.0, yaw_deg: 0.0, pitch_deg: 8.0, fov_deg: 60.0) ; s/lod: \(near: 25.0, mid: 90.0,/lod: (near: 25.0, mid: 60.0,/ | --lod-colors --frames 30
 cullview.jpg | culling view (F7): yellow frustum, culled people in red           | levels/plaza.ron  | - | --cull-view --frames 30
 market.jpg   | the market street level                                            | levels/market.ron | - | --frames 40

@@ -88,6 +88,11 @@ pub struct PlayArgs {
     /// same picture every run.
     #[arg(long)]
     pub paused: bool,
+    /// Drive the mouse from a script instead of the real one, for tests: commands such as
+    /// "3 move 200 164; 4 down left; 5-20 move 200 164 300 164; 21 up left" (see
+    /// `app/input_script.rs`).
+    #[arg(long, hide = true)]
+    pub input_script: Option<String>,
     /// What is drawn and which panels are open at start (the keys and panels change them).
     #[command(flatten)]
     pub settings: crate::settings::Settings,

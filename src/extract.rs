@@ -172,10 +172,13 @@ impl Extractor {
                 view.lod_colors,
                 &mut self.naive,
             );
+            // The naive path draws everyone shown, culling nothing.
+            let spawning = (0..game.agents.len()).filter(|&i| appear(i) <= 0.0).count();
             let people = PeopleCounts {
-                drawn: game.agents.len(),
+                drawn: game.agents.len() - spawning,
                 culled: 0,
                 beyond: 0,
+                spawning,
             };
             return (CrowdInstances::Naive(&self.naive), people);
         }
@@ -200,6 +203,7 @@ impl Extractor {
             drawn: c.visible as usize,
             culled: c.culled as usize,
             beyond: c.beyond as usize,
+            spawning: c.spawning as usize,
         };
         (CrowdInstances::Skinned(&self.skinned), people)
     }
@@ -234,6 +238,7 @@ impl Extractor {
             drawn: self.markers.iter().map(Vec::len).sum::<usize>() / MARKER_FLOATS,
             culled: counts.culled,
             beyond: counts.beyond,
+            spawning: counts.spawning,
         };
         (CrowdInstances::Markers(&self.markers), people)
     }

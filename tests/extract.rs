@@ -184,3 +184,43 @@ fn the_hero_is_culled_next_to_the_crowd_and_its_palettes_carry_versions() {
     }
     assert_eq!(behind, 1, "one heading looks away from the hero");
 }
+
+/// Everyone in the crowd is drawn, culled, beyond the far distance or still spawning, exactly
+/// once, on every path and every frame of a crowd growing from 300 to 6,000, while newcomers
+/// are added in batches and pop in one after another.
+#[test]
+fn while_the_crowd_grows_the_counts_always_add_up_to_the_people_there_are() {
+    let mut game = plaza(300);
+    let mut assets = loader();
+    assets.sync(game.level());
+    let mut ex = Extractor::default();
+    let naive = ViewSettings {
+        per_agent_draws: true,
+        ..Default::default()
+    };
+    game.set_crowd_count(6000);
+    let mut saw_spawning = false;
+    let mut sizes = Vec::new();
+    for _ in 0..90 {
+        game.frame(1.0 / 60.0, &throng::game::FrameInput::default());
+        let people = game.agents.len();
+        sizes.push(people);
+        for (view, with_assets) in [
+            (ViewSettings::default(), true),
+            (naive, true),
+            (ViewSettings::default(), false),
+        ] {
+            let a = if with_assets {
+                assets.assets_mut()
+            } else {
+                None
+            };
+            let p = ex.extract(&game, &view, a, SCREEN).people;
+            assert_eq!(p.total(), people, "{p:?} of {people}");
+            saw_spawning |= p.spawning > 0;
+        }
+    }
+    assert!(saw_spawning, "newcomers wait their turn to pop in");
+    assert_eq!(sizes.last(), Some(&6000));
+    assert!(sizes[0] < 6000, "spawned over several frames: {sizes:?}");
+}

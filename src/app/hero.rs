@@ -6,13 +6,15 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use macroquad::prelude::{get_internal_gl, screen_height, screen_width};
+use macroquad::prelude::get_internal_gl;
 
 use crate::game::Game;
 use crate::hero::Hero;
 use crate::render::hero::{HeroRenderOptions, HeroRenderer};
 use crate::settings::{Intent, Panels};
 use crate::ui::hero_panels::{draw_warnings, HeroPanels};
+use crate::ui::pointer::{Pointer, Rect};
+use crate::ui::scale::logical_size;
 
 /// How long the warnings box stays up after start.
 const WARNINGS_SHOWN: Duration = Duration::from_secs(15);
@@ -123,8 +125,16 @@ impl HeroView {
     }
 
     /// The hero's panels (as `panels` says) and, for a while after start or a swap, its
-    /// warnings. What the user changed is pushed to `intents`.
-    pub fn draw_ui(&mut self, game: &Game, panels: &Panels, intents: &mut Vec<Intent>) {
+    /// warnings, reading `pointer` (the panels' share of the mouse). What the user changed is
+    /// pushed to `intents`, the rectangles the panels cover to `covered`.
+    pub fn draw_ui(
+        &mut self,
+        game: &Game,
+        panels: &Panels,
+        pointer: Pointer,
+        intents: &mut Vec<Intent>,
+        covered: &mut Vec<Rect>,
+    ) {
         for w in self.renderer.iter().flat_map(|r| r.warnings.iter()) {
             if !self.warnings.contains(w) {
                 self.warnings.push(w.clone());
@@ -132,28 +142,42 @@ impl HeroView {
         }
         let stats = self.renderer.as_ref().map(|r| r.stats).unwrap_or_default();
         let mode = self.renderer.as_ref().map(|r| r.palette_mode());
-        let x = screen_width() - 350.0;
+        let screen = logical_size();
+        let x = screen.x - 350.0;
         let mut y = 10.0;
+        self.panels.begin(pointer);
         let (show_anim, show_expr) = (panels.hero_animation, panels.hero_expressions);
         let mut commands = Vec::new();
         if let Some(h) = &game.hero {
             if show_anim {
-                y += self
+                let height = self
                     .panels
-                    .draw_animation(h, &mut commands, &stats, mode, x, y)
-                    + 8.0;
+                    .draw_animation(h, &mut commands, &stats, mode, x, y);
+                covered.push(Rect {
+                    x,
+                    y,
+                    w: 340.0,
+                    h: height,
+                });
+                y += height + 8.0;
             }
             if show_expr {
                 // Bottom-aligned when there is room, so both panels fit a 720-line window.
                 let needed = crate::ui::hero_panels::expressions_height(h);
-                let y = y.max(screen_height() - needed - 8.0);
-                self.panels
-                    .draw_expressions(h, &mut commands, &stats, screen_width() - 580.0, y);
+                let y = y.max(screen.y - needed - 8.0);
+                let x = screen.x - 580.0;
+                let height = self.panels.draw_expressions(h, &mut commands, &stats, x, y);
+                covered.push(Rect {
+                    x,
+                    y,
+                    w: 570.0,
+                    h: height,
+                });
             }
         }
         intents.extend(commands.into_iter().map(Intent::Hero));
         if self.started.elapsed() < WARNINGS_SHOWN || show_anim {
-            draw_warnings(&self.warnings, game.hero.is_some(), screen_height());
+            draw_warnings(&self.warnings, game.hero.is_some(), screen.y);
         }
     }
 }

@@ -1,18 +1,25 @@
-//! Reads the window's keyboard and mouse into plain `FrameInput` for the game.
+//! Reads the window's keyboard and mouse into plain `FrameInput` for the game. The mouse is
+//! read once a frame (`pointer`), split between the panels and the camera by the session's
+//! `PointerRouter`, and the camera's share becomes camera input here (`read`).
 
 use glam::{Vec2, Vec3};
 use macroquad::prelude::{
     is_key_down, is_key_pressed, is_mouse_button_down, is_mouse_button_pressed, mouse_position,
-    mouse_wheel, screen_height, screen_width, KeyCode, MouseButton,
+    mouse_wheel, KeyCode, MouseButton,
 };
 
 use crate::game::{Action, FrameInput};
 use crate::level::CameraMode;
 use crate::settings::{Intent, Panel};
+use crate::ui::pointer::{Buttons, Pointer};
 use crate::view::camera::CameraInput;
+
+use super::input_script::InputScript;
 
 #[derive(Default)]
 pub struct InputReader {
+    /// Replaces the real mouse (`--input-script`).
+    pub script: Option<InputScript>,
     last_mouse: Option<Vec2>,
     /// When and where the last left click was, to spot a double click.
     last_click: Option<(std::time::Instant, Vec2)>,
@@ -49,18 +56,47 @@ fn axis(neg: KeyCode, pos: KeyCode) -> f32 {
     (is_key_down(pos) as i32 - is_key_down(neg) as i32) as f32
 }
 
+fn buttons(state: impl Fn(MouseButton) -> bool) -> Buttons {
+    Buttons {
+        left: state(MouseButton::Left),
+        right: state(MouseButton::Right),
+        middle: state(MouseButton::Middle),
+    }
+}
+
 impl InputReader {
-    /// This frame's camera input, and the keys pressed as intents.
-    pub fn read(&mut self, mode: CameraMode) -> (FrameInput, Vec<Intent>) {
+    /// The mouse on `frame` (counted from 1): the window's, or the script's when one drives
+    /// the game.
+    pub fn pointer(&mut self, frame: u64) -> Pointer {
+        if let Some(script) = &mut self.script {
+            return script.pointer(frame);
+        }
         let (mx, my) = mouse_position();
-        let mouse = Vec2::new(mx, my);
-        let delta = self.last_mouse.map_or(Vec2::ZERO, |last| mouse - last);
-        self.last_mouse = Some(mouse);
-        let left = is_mouse_button_down(MouseButton::Left);
-        let right = is_mouse_button_down(MouseButton::Right);
-        let middle = is_mouse_button_down(MouseButton::Middle);
-        // Wheel units differ between platforms; only the direction and notch count matter here.
-        let wheel = mouse_wheel().1.clamp(-3.0, 3.0);
+        Pointer {
+            pos: Vec2::new(mx, my),
+            down: buttons(is_mouse_button_down),
+            pressed: buttons(is_mouse_button_pressed),
+            // Wheel units differ between platforms; only the direction and notch count matter.
+            wheel: mouse_wheel().1.clamp(-3.0, 3.0),
+        }
+    }
+
+    /// This frame's camera input from `mouse` (the part of the mouse no panel took) and the
+    /// keys, and the keys pressed as intents. `screen` is the window in pixels.
+    pub fn read(
+        &mut self,
+        mode: CameraMode,
+        mouse: &Pointer,
+        screen: (f32, f32),
+    ) -> (FrameInput, Vec<Intent>) {
+        let delta = self.last_mouse.map_or(Vec2::ZERO, |last| mouse.pos - last);
+        self.last_mouse = Some(mouse.pos);
+        let Buttons {
+            left,
+            right,
+            middle,
+        } = mouse.down;
+        let wheel = mouse.wheel;
         let (look, pan) = match mode {
             CameraMode::Fly => (if left || right { delta } else { Vec2::ZERO }, Vec2::ZERO),
             _ => (
@@ -80,20 +116,18 @@ impl InputReader {
             .map(|(_, intent)| intent.clone())
             .collect();
         let mut double_click = None;
-        if is_mouse_button_pressed(MouseButton::Left) {
+        if mouse.pressed.left {
             let now = std::time::Instant::now();
-            if let Some((t, at)) = self.last_click {
+            let at = mouse.pos;
+            if let Some((t, last)) = self.last_click {
                 if now.duration_since(t).as_secs_f32() < DOUBLE_CLICK_SECONDS
-                    && at.distance(mouse) < DOUBLE_CLICK_PIXELS
+                    && last.distance(at) < DOUBLE_CLICK_PIXELS
                 {
-                    let ndc = Vec2::new(
-                        mouse.x / screen_width() * 2.0 - 1.0,
-                        1.0 - mouse.y / screen_height() * 2.0,
-                    );
+                    let ndc = Vec2::new(at.x / screen.0 * 2.0 - 1.0, 1.0 - at.y / screen.1 * 2.0);
                     double_click = Some(ndc);
                 }
             }
-            self.last_click = Some((now, mouse));
+            self.last_click = Some((now, at));
         }
         let input = FrameInput {
             double_click,

@@ -5,6 +5,7 @@
 pub mod bench;
 mod hero;
 mod input;
+mod input_script;
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -32,6 +33,8 @@ use crate::ui::curve_preview::BezierEditor;
 use crate::ui::glide_editor;
 use crate::ui::hud::{self, HudInfo};
 use crate::ui::perf_panel::{PanelFrame, PerfPanel};
+use crate::ui::pointer::{Pointer, PointerRouter, Rect};
+use crate::ui::scale::{set_ui_camera, UiScale};
 use crate::view::camera::ground_point;
 use crate::view::cull_view::overview_camera;
 use crate::view::render_world::PeopleCounts;
@@ -76,6 +79,14 @@ struct Session {
     extractor: Extractor,
     hero_view: hero::HeroView,
     reader: InputReader,
+    /// Splits the mouse between the panels and the camera.
+    router: PointerRouter,
+    /// The panels' share of this frame's mouse, in pixels.
+    panel_pointer: Pointer,
+    /// What the panels covered when last drawn, in the overlays' logical units.
+    panel_rects: Vec<Rect>,
+    /// Frames read so far (the input script counts from 1).
+    frame_number: u64,
     /// Commands a panel asked for, run by the next frame's game step.
     pending_actions: Vec<Action>,
     /// The hero keeps waving (`--hero-autopilot wave`).
@@ -133,8 +144,12 @@ impl Session {
             game.level().name
         ));
         let label = watcher.path().display().to_string();
+        let mut reader = InputReader::default();
+        if let Some(text) = &args.input_script {
+            reader.script = Some(input_script::InputScript::parse(text)?);
+        }
         Ok(Session {
-            perf_panel: PerfPanel::new(game.crowd_count()),
+            perf_panel: PerfPanel::default(),
             crowd_assets: CrowdAssetLoader::new(asset_root, label),
             game,
             settings,
@@ -143,7 +158,11 @@ impl Session {
             crowd_pass: CrowdPass::default(),
             extractor: Extractor::default(),
             hero_view,
-            reader: InputReader::default(),
+            reader,
+            router: PointerRouter::default(),
+            panel_pointer: Pointer::default(),
+            panel_rects: Vec::new(),
+            frame_number: 0,
             pending_actions: Vec::new(),
             keep_waving,
             notice: None,
@@ -155,9 +174,16 @@ impl Session {
         })
     }
 
-    /// Keys and mouse to intents and this frame's game input; intents applied.
+    /// Keys and mouse to intents and this frame's game input; intents applied. The panels
+    /// keep the part of the mouse they took (`panel_pointer`); the camera gets the rest.
     fn read_input(&mut self, screen: Screen) -> FrameInput {
-        let (mut input, intents) = self.reader.read(self.game.camera.mode);
+        self.frame_number += 1;
+        let mouse = self.reader.pointer(self.frame_number);
+        let routed = self.router.route(mouse);
+        self.panel_pointer = routed.panels;
+        let (mut input, intents) =
+            self.reader
+                .read(self.game.camera.mode, &routed.world, screen.size);
         input.actions = std::mem::take(&mut self.pending_actions);
         input
             .actions
@@ -278,8 +304,10 @@ impl Session {
     }
 
     /// The 2D layer over the world: the culling view's outline, behaviour labels, the HUD, the
-    /// glide editor, the performance panel and the hero's panels. Their intents are applied
-    /// here. Returns the HUD's lines and whether the panel changed the crowd size.
+    /// glide editor, the performance panel and the hero's panels, laid out for 1280x720 and
+    /// scaled to the window. Their intents are applied here, and the rectangles they cover
+    /// route the next frame's mouse. Returns the HUD's lines and whether the panel changed the
+    /// crowd size.
     fn draw_overlays(
         &mut self,
         f: &FrameResult,
@@ -287,6 +315,10 @@ impl Session {
         screen: Screen,
     ) -> (Vec<String>, bool) {
         set_default_camera();
+        let ui = UiScale::for_window(screen.size.0, screen.size.1);
+        set_ui_camera(&ui);
+        let pointer = ui.to_logical(self.panel_pointer);
+        let mut covered: Vec<Rect> = Vec::new();
         let game = &self.game;
         let panels = self.settings.panels;
         let view = self.settings.view;
@@ -305,8 +337,8 @@ impl Session {
                 &game.agents,
                 &view_proj,
                 game.camera.eye(),
-                screen.size.0,
-                screen.size.1,
+                ui.size,
+                &self.panel_rects,
             );
         }
         if self
@@ -326,16 +358,19 @@ impl Session {
                 },
                 frame_ms: frame_ms_avg,
                 stats: &f.stats,
-                drawn: f.people.drawn,
-                culled: f.people.culled,
-                beyond: f.people.beyond,
+                people: f.people,
                 reload_notice: self.notice.as_ref().map(|(s, _)| s.as_str()),
                 help: panels.help,
             },
         );
         let mut intents: Vec<Intent> = Vec::new();
         if panels.curve_editor {
-            glide_editor::draw(game, &mut self.curve_editor, &mut intents);
+            covered.push(glide_editor::draw(
+                game,
+                &mut self.curve_editor,
+                &pointer,
+                &mut intents,
+            ));
         }
         let mut crowd_changed = false;
         let shown = game.perf_panel_shown();
@@ -351,10 +386,18 @@ impl Session {
                 stats: &f.stats,
                 gpu: f.gpu_time,
                 history: &self.history,
+                pointer,
             };
-            crowd_changed = self.perf_panel.draw(&frame, x, 112.0, &mut intents);
+            crowd_changed = self
+                .perf_panel
+                .draw(&frame, x, 112.0, &mut intents, &mut covered);
         }
-        self.hero_view.draw_ui(game, &panels, &mut intents);
+        self.hero_view
+            .draw_ui(game, &panels, pointer, &mut intents, &mut covered);
+        self.router
+            .set_panels(covered.iter().map(|&r| ui.to_pixels(r)).collect());
+        self.panel_rects = covered;
+        set_default_camera();
         let actions = settings::apply(intents, &mut self.settings, &mut self.game);
         self.pending_actions.extend(actions);
         (hud_lines, crowd_changed)
@@ -368,9 +411,12 @@ impl Session {
             panel,
             render: f.stats,
             people: self.game.agents.len(),
+            crowd_target: self.game.crowd_count(),
             drawn: f.people.drawn,
             culled: f.people.culled,
             beyond: f.people.beyond,
+            spawning: f.people.spawning,
+            camera: CameraReport::of(&self.game.camera),
             crowd: self.crowd_pass.info(),
             vat_active: self.crowd_pass.vat_active(),
             crowd_error: self
@@ -492,9 +538,14 @@ struct FrameReport {
     panel: Vec<String>,
     render: RenderStats,
     people: usize,
+    /// The crowd size asked for (people grow towards it over a few frames).
+    crowd_target: usize,
     drawn: usize,
     culled: usize,
     beyond: usize,
+    /// In the crowd but not shown yet: waiting for their turn to pop in.
+    spawning: usize,
+    camera: CameraReport,
     crowd: Option<crate::render::crowd::CrowdGpuInfo>,
     vat_active: bool,
     /// Why the crowd is not drawn from the level's models (None: it is).
@@ -502,6 +553,30 @@ struct FrameReport {
     /// Why there is no hero (None: it loaded).
     hero_error: Option<String>,
     window: (f32, f32),
+}
+
+/// Where the player's camera is at the last frame, so a test can tell whether input moved it.
+#[derive(serde::Serialize)]
+struct CameraReport {
+    mode: String,
+    eye: [f32; 3],
+    orbit_target: [f32; 3],
+    orbit_distance: f32,
+    orbit_yaw: f32,
+    orbit_pitch: f32,
+}
+
+impl CameraReport {
+    fn of(c: &crate::view::camera::CameraRig) -> CameraReport {
+        CameraReport {
+            mode: format!("{:?}", c.mode),
+            eye: c.eye().to_array(),
+            orbit_target: c.orbit.target.to_array(),
+            orbit_distance: c.orbit.distance,
+            orbit_yaw: c.orbit.yaw,
+            orbit_pitch: c.orbit.pitch,
+        }
+    }
 }
 
 impl FrameReport {

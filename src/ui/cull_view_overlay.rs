@@ -1,9 +1,9 @@
 //! The culling debug view's overlay (F7): the player's frustum drawn as lines from the second
 //! camera, the player's position, and a legend.
 
-use macroquad::prelude::{
-    draw_circle, draw_line, draw_rectangle, draw_text, screen_height, screen_width, Color,
-};
+use macroquad::prelude::{draw_circle, draw_line, draw_rectangle, draw_text, Color};
+
+use super::scale::logical_size;
 
 use crate::view::camera::CameraRig;
 use crate::view::cull_view::{frustum_corners, segment_on_screen, FRUSTUM_EDGES};
@@ -14,7 +14,7 @@ pub const CULL_VIEW_LINE: Color = Color::new(1.0, 0.85, 0.1, 1.0);
 /// The player's frustum (cut at the far LOD distance) as seen from the culling view's camera,
 /// and a legend.
 pub fn draw_cull_view_overlay(player: &CameraRig, overview: &CameraRig, aspect: f32, far: f32) {
-    let screen = glam::Vec2::new(screen_width(), screen_height());
+    let screen = logical_size();
     let corners = frustum_corners(
         &player.view_projection(aspect),
         player.near,

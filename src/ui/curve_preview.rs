@@ -8,9 +8,10 @@
 use glam::Vec2;
 use macroquad::prelude::{
     draw_circle, draw_circle_lines, draw_line, draw_rectangle, draw_rectangle_lines, draw_text,
-    is_mouse_button_down, is_mouse_button_pressed, mouse_position, Color, MouseButton,
+    Color,
 };
 
+use super::pointer::Pointer;
 use crate::tween::{CubicBezier, Easing};
 
 /// Pixels around a control point that count as grabbing it.
@@ -262,25 +263,25 @@ pub fn draw_curve_preview(
     draw_text(easing.to_string(), o.x + 4.0, o.y + 14.0, 16.0, style.text);
 }
 
-/// The interactive widget: reads the mouse, lets the user drag Bézier control points, draws.
+/// The interactive widget: reads the panels' share of the mouse, lets the user drag Bézier control points, draws.
 /// Returns true when `easing` was changed.
 pub fn curve_preview_ui(
     origin: Vec2,
     size: Vec2,
     easing: &mut Easing,
     editor: &mut BezierEditor,
+    pointer: &Pointer,
     playhead: Option<f32>,
 ) -> bool {
     let plot = editor.plot(origin, size, easing);
     let mut changed = false;
     if let Easing::CubicBezier(b) = easing {
-        let (mx, my) = mouse_position();
         changed = editor.update(
             &plot,
             b,
-            Vec2::new(mx, my),
-            is_mouse_button_pressed(MouseButton::Left),
-            is_mouse_button_down(MouseButton::Left),
+            pointer.pos,
+            pointer.pressed.left,
+            pointer.down.left,
         );
     }
     draw_curve_preview(&plot, easing, playhead, &PreviewStyle::default());

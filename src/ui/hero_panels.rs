@@ -1,18 +1,17 @@
 //! The hero's Animation (F5) and Expressions (F6) panels, drawn with shapes so screenshots show
 //! them. They edit the plain-data `Hero`; the counters come from it and from the renderer.
 
-use macroquad::prelude::{
-    draw_rectangle, draw_rectangle_lines, draw_text, is_mouse_button_down, is_mouse_button_pressed,
-    mouse_position, screen_width, Color, MouseButton,
-};
+use macroquad::prelude::{draw_rectangle, draw_rectangle_lines, draw_text, Color};
 
-use super::widgets::{slider_value_at, Rect};
+use super::pointer::Pointer;
+use super::scale::logical_size;
+use super::widgets::{follow_drag, Drag, Rect, PANEL_BG};
 use crate::hero::commands::HeroCommand;
 use crate::hero::expressions::EMOTIONS;
 use crate::hero::{ClipControl, Hero};
 use crate::render::hero::{HeroRenderStats, PaletteMode};
 
-const BG: Color = Color::new(0.0, 0.0, 0.0, 0.62);
+const BG: Color = PANEL_BG;
 const TEXT: Color = Color::new(1.0, 1.0, 1.0, 1.0);
 const DIM: Color = Color::new(0.75, 0.78, 0.82, 1.0);
 const TRACK: Color = Color::new(0.35, 0.35, 0.38, 1.0);
@@ -22,22 +21,19 @@ const BUTTON: Color = Color::new(0.22, 0.22, 0.26, 1.0);
 const FONT: f32 = 17.0;
 const ROW: f32 = 18.0;
 
-/// Which slider the mouse is dragging, so a drag that leaves its track keeps working.
+/// Which slider the mouse is dragging, so a drag that leaves its track keeps working, and this
+/// frame's pointer (the panels' share of the mouse, set by `begin`).
 #[derive(Debug, Default)]
 pub struct HeroPanels {
     dragging: Option<u32>,
+    pointer: Pointer,
 }
 
-fn pressed_in(r: &Rect) -> bool {
-    let (mx, my) = mouse_position();
-    is_mouse_button_pressed(MouseButton::Left) && r.contains(mx, my)
-}
-
-fn button(r: Rect, label: &str, active: bool) -> bool {
+fn button(p: &Pointer, r: Rect, label: &str, active: bool) -> bool {
     draw_rectangle(r.x, r.y, r.w, r.h, if active { ACTIVE } else { BUTTON });
     draw_rectangle_lines(r.x, r.y, r.w, r.h, 1.0, DIM);
     draw_text(label, r.x + 5.0, r.y + r.h - 5.0, FONT, TEXT);
-    pressed_in(&r)
+    p.left_pressed_in(&r)
 }
 
 fn text(s: &str, x: f32, y: f32) {
@@ -45,6 +41,11 @@ fn text(s: &str, x: f32, y: f32) {
 }
 
 impl HeroPanels {
+    /// The pointer the panels read until the next call.
+    pub fn begin(&mut self, pointer: Pointer) {
+        self.pointer = pointer;
+    }
+
     /// A one-row slider: label, track, value. Returns the new value while dragged.
     /// `at` is (x, baseline y, width) of the row.
     fn slider(&mut self, id: u32, at: [f32; 3], label: &str, value: f32, max: f32) -> Option<f32> {
@@ -56,14 +57,10 @@ impl HeroPanels {
             w: w - label_w - 44.0,
             h: 14.0,
         };
-        if pressed_in(&track) {
-            self.dragging = Some(id);
-        }
-        if !is_mouse_button_down(MouseButton::Left) && self.dragging == Some(id) {
-            self.dragging = None;
-        }
-        let out =
-            (self.dragging == Some(id)).then(|| slider_value_at(&track, mouse_position().0) * max);
+        let out = match follow_drag(&mut self.dragging, id, &track, &self.pointer) {
+            Drag::Moving(t) | Drag::Released(t) => Some(t * max),
+            Drag::Idle => None,
+        };
         let v = out.unwrap_or(value);
         let frac = if max > 0.0 {
             (v / max).clamp(0.0, 1.0)
@@ -102,8 +99,9 @@ impl HeroPanels {
         draw_rectangle(x, y, w, h, BG);
         text("Hero animation (F5)", x + 10.0, y + 20.0);
         let current = hero.mixer.clip();
-        let mut cy = clip_buttons(hero, current, x, y, y + 30.0, out);
-        transport_buttons(hero, x, cy, out);
+        let p = self.pointer;
+        let mut cy = clip_buttons(&p, hero, current, [x, y, y + 30.0], out);
+        transport_buttons(&p, hero, x, cy, out);
         cy += 40.0;
         if let Some(v) = self.slider(
             101,
@@ -159,7 +157,9 @@ impl HeroPanels {
         let e = &hero.expressions;
         text("Hero expressions (F6)", x + 10.0, y + 20.0);
         let auto = e.auto_blink;
+        let p = self.pointer;
         if button(
+            &p,
             Rect {
                 x: x + 200.0,
                 y: y + 6.0,
@@ -196,12 +196,13 @@ impl HeroPanels {
                 h: 20.0,
             };
             let on = e.value(name).is_some_and(|v| v > 0.5);
-            if button(r, name, on) {
+            if button(&p, r, name, on) {
                 out.push(HeroCommand::Preset(name.to_string()));
             }
             bx += 76.0;
         }
         if button(
+            &p,
             Rect {
                 x: bx,
                 y: by,
@@ -275,7 +276,7 @@ pub fn draw_warnings(warnings: &[String], hero_present: bool, screen_h: f32) {
     let shown: Vec<&String> = warnings.iter().take(6).collect();
     let h = 26.0 + shown.len() as f32 * 20.0;
     let y = screen_h - h - 10.0;
-    let w = (screen_width() - 20.0).min(900.0);
+    let w = (logical_size().x - 20.0).min(900.0);
     draw_rectangle(10.0, y, w, h, Color::new(0.45, 0.28, 0.0, 0.85));
     let header = if hero_present {
         "Hero warnings (the hero still plays):"
@@ -292,15 +293,15 @@ pub fn draw_warnings(warnings: &[String], hero_present: bool, screen_h: f32) {
 /// The Animation panel's mode buttons (by speed / manual) and clip list, three per row; returns
 /// the y below them.
 fn clip_buttons(
+    p: &Pointer,
     hero: &Hero,
     current: Option<usize>,
-    x: f32,
-    y: f32,
-    mut cy: f32,
+    [x, y, mut cy]: [f32; 3],
     out: &mut Vec<HeroCommand>,
 ) -> f32 {
     let auto = hero.control == ClipControl::Auto;
     if button(
+        p,
         Rect {
             x: x + 180.0,
             y: y + 6.0,
@@ -313,6 +314,7 @@ fn clip_buttons(
         out.push(HeroCommand::ClipsBySpeed);
     }
     if button(
+        p,
         Rect {
             x: x + 256.0,
             y: y + 6.0,
@@ -335,7 +337,7 @@ fn clip_buttons(
             h: 20.0,
         };
         let name: String = c.name.chars().take(12).collect();
-        if button(r, &name, current == Some(i)) {
+        if button(p, r, &name, current == Some(i)) {
             out.push(HeroCommand::PlayClip(i));
         }
     }
@@ -344,10 +346,11 @@ fn clip_buttons(
 }
 
 /// Play, pause, stop and loop for the current clip.
-fn transport_buttons(hero: &Hero, x: f32, cy: f32, out: &mut Vec<HeroCommand>) {
+fn transport_buttons(p: &Pointer, hero: &Hero, x: f32, cy: f32, out: &mut Vec<HeroCommand>) {
     let bw = 76.0;
     let playing = hero.mixer.is_playing();
     if button(
+        p,
         Rect {
             x: x + 10.0,
             y: cy,
@@ -360,6 +363,7 @@ fn transport_buttons(hero: &Hero, x: f32, cy: f32, out: &mut Vec<HeroCommand>) {
         out.push(HeroCommand::Resume);
     }
     if button(
+        p,
         Rect {
             x: x + 10.0 + (bw + 5.0),
             y: cy,
@@ -372,6 +376,7 @@ fn transport_buttons(hero: &Hero, x: f32, cy: f32, out: &mut Vec<HeroCommand>) {
         out.push(HeroCommand::Pause);
     }
     if button(
+        p,
         Rect {
             x: x + 10.0 + 2.0 * (bw + 5.0),
             y: cy,
@@ -385,6 +390,7 @@ fn transport_buttons(hero: &Hero, x: f32, cy: f32, out: &mut Vec<HeroCommand>) {
     }
     let looping = hero.mixer.is_looping();
     if button(
+        p,
         Rect {
             x: x + 10.0 + 3.0 * (bw + 5.0),
             y: cy,

@@ -1,16 +1,17 @@
 //! The on-screen text: status line, help, and the level error box during hot reload.
 
-use macroquad::prelude::{
-    draw_rectangle, draw_rectangle_lines, draw_text, measure_text, screen_height, screen_width,
-    Color,
-};
+use macroquad::prelude::{draw_rectangle, draw_rectangle_lines, draw_text, measure_text, Color};
+
+use super::scale::logical_size;
+use super::widgets::PANEL_BG;
 
 use crate::game::Game;
 use crate::level::CameraMode;
 use crate::render::RenderStats;
+use crate::view::render_world::PeopleCounts;
 
 const TEXT: Color = Color::new(1.0, 1.0, 1.0, 1.0);
-const PANEL: Color = Color::new(0.0, 0.0, 0.0, 0.55);
+const PANEL: Color = PANEL_BG;
 const ERROR_PANEL: Color = Color::new(0.45, 0.02, 0.02, 0.88);
 const FONT: f32 = 20.0;
 const LINE: f32 = 22.0;
@@ -30,11 +31,8 @@ pub struct HudInfo<'a> {
     pub fps: f32,
     pub frame_ms: f32,
     pub stats: &'a RenderStats,
-    /// People drawn this frame.
-    pub drawn: usize,
-    pub culled: usize,
-    /// Beyond the far LOD distance.
-    pub beyond: usize,
+    /// This frame's people: drawn, culled, beyond the far distance, spawning.
+    pub people: PeopleCounts,
     pub reload_notice: Option<&'a str>,
     /// The key help is open (F1).
     pub help: bool,
@@ -76,6 +74,33 @@ fn wrap(text: &str, max_width: f32) -> Vec<String> {
     lines
 }
 
+/// The people line: the four counts that make up the crowd (they always add up to its size),
+/// and the size it is growing or shrinking to while that differs.
+pub fn people_line(p: &PeopleCounts, target: usize, stats: &RenderStats) -> String {
+    let total = p.total();
+    let towards = if target != total {
+        format!(" (to {target})")
+    } else {
+        String::new()
+    };
+    let spawning = if p.spawning > 0 {
+        format!("  spawning {}", p.spawning)
+    } else {
+        String::new()
+    };
+    format!(
+        "people {total}{towards} = drawn {} (near {} mid {} far {})  culled {}  beyond far {}{spawning}  draws {}  tris {}",
+        p.drawn,
+        stats.instances_per_lod[0],
+        stats.instances_per_lod[1],
+        stats.instances_per_lod[2],
+        p.culled,
+        p.beyond,
+        stats.draw_calls,
+        stats.triangles
+    )
+}
+
 /// Draws the HUD; returns its status lines as drawn.
 pub fn draw(game: &Game, info: &HudInfo) -> Vec<String> {
     let clock = &game.clock;
@@ -91,18 +116,7 @@ pub fn draw(game: &Game, info: &HudInfo) -> Vec<String> {
             info.fps,
             info.frame_ms
         ),
-        format!(
-            "people {}  drawn {} (near {} mid {} far {})  culled {}  beyond far {}  draws {}  tris {}",
-            game.agents.len(),
-            info.drawn,
-            info.stats.instances_per_lod[0],
-            info.stats.instances_per_lod[1],
-            info.stats.instances_per_lod[2],
-            info.culled,
-            info.beyond,
-            info.stats.draw_calls,
-            info.stats.triangles
-        ),
+        people_line(&info.people, game.crowd_count(), info.stats),
         format!(
             "camera {mode}   sim {:.1} s  x{}{}",
             game.sim_time(),
@@ -117,16 +131,17 @@ pub fn draw(game: &Game, info: &HudInfo) -> Vec<String> {
     }
     let _ = panel(&status, 10.0, 10.0, PANEL);
 
+    let screen = logical_size();
     if let Some(notice) = info.reload_notice {
-        let _ = panel(&[notice.to_string()], 10.0, screen_height() - 44.0, PANEL);
+        let _ = panel(&[notice.to_string()], 10.0, screen.y - 44.0, PANEL);
     }
     if let Some(err) = game.reload_error() {
-        let max_w = (screen_width() - 60.0).max(200.0);
+        let max_w = (screen.x - 60.0).max(200.0);
         let mut lines = vec!["Level not applied - the last good level keeps running:".to_string()];
         lines.extend(wrap(&err.to_string(), max_w));
         lines.push("Fix the file and save: it reloads by itself.".to_string());
         let h = lines.len() as f32 * LINE + 10.0;
-        let y = screen_height() - h - 60.0;
+        let y = screen.y - h - 60.0;
         panel(&lines, 20.0, y, ERROR_PANEL);
         draw_rectangle_lines(
             20.0,

@@ -7,4 +7,6 @@ pub mod glide_editor;
 pub mod hero_panels;
 pub mod hud;
 pub mod perf_panel;
+pub mod pointer;
+pub mod scale;
 pub mod widgets;

@@ -3,7 +3,8 @@
 
 use macroquad::prelude::{draw_line, draw_rectangle, draw_text, Color};
 
-use super::widgets::{Rect, WidgetState};
+use super::pointer::Pointer;
+use super::widgets::{draw_slider, Drag, Rect, WidgetState, PANEL_BG};
 use crate::level::LodSettings;
 use crate::perf::slider::{crowd_from_slider, slider_from_crowd};
 use crate::perf::timings::{FrameHistory, Stage, StageTimings};
@@ -12,9 +13,24 @@ use crate::render::RenderStats;
 use crate::settings::{Intent, ViewSettings};
 
 const PANEL_W: f32 = 340.0;
-const PANEL_BG: Color = Color::new(0.0, 0.0, 0.0, 0.6);
 const TEXT: Color = Color::new(1.0, 1.0, 1.0, 1.0);
-const LINE: f32 = 18.0;
+/// Height of the controls above the statistics lines.
+const CONTROLS_H: f32 = 352.0;
+const STAT_LINE: f32 = 16.0;
+const STAT_FONT: f32 = 16.0;
+const GRAPH_GAP: f32 = 4.0;
+const GRAPH_H: f32 = 64.0;
+
+/// The LOD sliders' first track and the step between them.
+const LOD_TOP: f32 = 282.0;
+const LOD_STEP: f32 = 24.0;
+// The last LOD slider's track (14 high) ends above the statistics lines.
+const _: () = assert!(LOD_TOP + 2.0 * LOD_STEP + 14.0 < CONTROLS_H);
+
+/// The panel's height without the frame graph, for `stat_count` statistics lines.
+fn panel_height(stat_count: usize) -> f32 {
+    CONTROLS_H + stat_count as f32 * STAT_LINE
+}
 const CROWD_SLIDER: u32 = 1;
 const LOD_SLIDER: u32 = 10;
 /// Vertex uniform vectors the cap control steps through (None: the GPU's own limit; 256 is
@@ -50,28 +66,58 @@ pub struct PanelFrame<'a> {
     pub stats: &'a RenderStats,
     pub gpu: GpuTime,
     pub history: &'a FrameHistory,
+    /// The part of the mouse the panels got this frame.
+    pub pointer: Pointer,
 }
 
+#[derive(Default)]
 pub struct PerfPanel {
-    slider: f32,
     widgets: WidgetState,
 }
 
-impl PerfPanel {
-    pub fn new(crowd: usize) -> Self {
-        PerfPanel {
-            slider: slider_from_crowd(crowd as u32),
-            widgets: WidgetState::default(),
+/// "1 person", "2,000 people".
+pub fn people_label(n: u32) -> String {
+    let digits = n.to_string();
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            grouped.push(',');
         }
+        grouped.push(c);
     }
+    if n == 1 {
+        "1 person".to_string()
+    } else {
+        format!("{grouped} people")
+    }
+}
 
-    /// Draws the panel at (x, y); what the user changed is pushed to `intents`. Returns true
-    /// when the crowd size changed this frame.
-    pub fn draw(&mut self, f: &PanelFrame, x: f32, y: f32, intents: &mut Vec<Intent>) -> bool {
+/// The crowd slider's label: the size in force, or while dragging the size a release asks for.
+pub fn crowd_label(crowd: u32, drag: Drag) -> String {
+    match drag {
+        Drag::Moving(v) => format!(
+            "crowd: {} (release to apply)",
+            people_label(crowd_from_slider(v))
+        ),
+        _ => format!("crowd: {} (log scale)", people_label(crowd)),
+    }
+}
+
+impl PerfPanel {
+    /// Draws the panel at (x, y); what the user changed is pushed to `intents`, the rectangle
+    /// it covers (frame graph included) to `covered`. Returns true when the crowd size changed
+    /// this frame.
+    pub fn draw(
+        &mut self,
+        f: &PanelFrame,
+        x: f32,
+        y: f32,
+        intents: &mut Vec<Intent>,
+        covered: &mut Vec<Rect>,
+    ) -> bool {
+        self.widgets.begin(f.pointer);
         let lines = stat_lines(f.timings, f.stats, f.gpu);
-        // Controls take 364 px above the statistics lines.
-        let controls = 364.0;
-        let height = controls + lines.len() as f32 * LINE;
+        let height = panel_height(lines.len());
         draw_rectangle(x, y, PANEL_W, height, PANEL_BG);
         draw_text("Performance lab (Tab)", x + 10.0, y + 22.0, 22.0, TEXT);
         let changed = self.draw_controls(f, x, y, intents);
@@ -79,12 +125,19 @@ impl PerfPanel {
             draw_text(
                 l,
                 x + 12.0,
-                y + controls + 10.0 + i as f32 * LINE,
-                18.0,
+                y + CONTROLS_H + 8.0 + i as f32 * STAT_LINE,
+                STAT_FONT,
                 TEXT,
             );
         }
-        draw_frame_graph(f.history, x, y + height + 6.0, PANEL_W, 72.0);
+        let graph_y = y + height + GRAPH_GAP;
+        draw_frame_graph(f.history, x, graph_y, PANEL_W, GRAPH_H);
+        covered.push(Rect {
+            x,
+            y,
+            w: PANEL_W,
+            h: height + GRAPH_GAP + GRAPH_H,
+        });
         changed
     }
 
@@ -98,15 +151,21 @@ impl PerfPanel {
             w: PANEL_W - 24.0,
             h: 16.0,
         };
+        // The crowd changes once, when the drag ends: every size passed on the way would
+        // otherwise be spawned or removed in turn.
         let mut changed = false;
-        let label = format!("crowd: {crowd} people (log scale)");
-        if self
-            .widgets
-            .slider(CROWD_SLIDER, track, &label, &mut self.slider)
-        {
-            let count = crowd_from_slider(self.slider);
+        let drag = self.widgets.drag(CROWD_SLIDER, track);
+        let knob = match drag {
+            Drag::Moving(v) => v,
+            _ => slider_from_crowd(crowd as u32),
+        };
+        draw_slider(track, &crowd_label(crowd as u32, drag), knob);
+        if let Drag::Released(v) = drag {
+            let count = crowd_from_slider(v);
             changed = count as usize != crowd;
-            intents.push(Intent::SetCrowd(count));
+            if changed {
+                intents.push(Intent::SetCrowd(count));
+            }
         }
         let check = |row: f32| Rect {
             x: x + 12.0,
@@ -189,7 +248,7 @@ impl PerfPanel {
         {
             let track = Rect {
                 x: x + 12.0,
-                y: y + 284.0 + k as f32 * 26.0,
+                y: y + LOD_TOP + k as f32 * LOD_STEP,
                 w: PANEL_W - 24.0,
                 h: 14.0,
             };
@@ -287,6 +346,34 @@ fn draw_frame_graph(history: &FrameHistory, x: f32, y: f32, w: f32, h: f32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_panel_and_its_frame_graph_fit_a_720_line_layout() {
+        // Four counter lines and a line per stage: the most the panel ever shows.
+        let lines = 4 + Stage::ALL.len();
+        let bottom = 112.0 + panel_height(lines) + GRAPH_GAP + GRAPH_H;
+        assert!(bottom <= 720.0 - 8.0, "bottom at {bottom}");
+    }
+
+    #[test]
+    fn the_crowd_label_previews_the_size_while_dragging_and_counts_people_properly() {
+        assert_eq!(people_label(1), "1 person");
+        assert_eq!(people_label(0), "0 people");
+        assert_eq!(people_label(100_000), "100,000 people");
+        assert_eq!(people_label(2500), "2,500 people");
+        assert_eq!(
+            crowd_label(2000, Drag::Idle),
+            "crowd: 2,000 people (log scale)"
+        );
+        assert_eq!(
+            crowd_label(2000, Drag::Moving(0.8)),
+            "crowd: 10,000 people (release to apply)"
+        );
+        assert_eq!(
+            crowd_label(2000, Drag::Released(0.8)),
+            "crowd: 2,000 people (log scale)"
+        );
+    }
 
     #[test]
     fn the_cap_control_offers_the_steps_and_keeps_a_command_line_value() {

@@ -47,6 +47,8 @@ pub struct CrowdCounts {
     pub culled: u32,
     /// Beyond the far distance.
     pub beyond: u32,
+    /// Not shown yet (scale 0: waiting to pop in).
+    pub spawning: u32,
     pub per_lod: [u32; 3],
     /// Prop instances listed (all levels).
     pub props: u32,
@@ -160,6 +162,7 @@ pub fn pack_crowd(
             .unwrap_or(&assets.bodies[0]);
         let scale = person_scale(i) * appear(i);
         if scale <= 0.0 {
+            out.counts.spawning += 1;
             continue;
         }
         let p = crowd.pos[i];

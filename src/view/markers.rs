@@ -36,6 +36,8 @@ pub struct PackCounts {
     pub culled: usize,
     /// Beyond the far LOD distance.
     pub beyond: usize,
+    /// Not shown yet (scale 0: waiting to pop in).
+    pub spawning: usize,
 }
 
 /// Fills `out[lod]` with the instances of each level of detail. `lod_state` keeps each agent's
@@ -57,6 +59,11 @@ pub fn pack_markers(
     let mut counts = PackCounts::default();
     let half = MARKER_HEIGHT * 0.5;
     for (i, ((p, h), c)) in positions.iter().zip(headings).zip(colors).enumerate() {
+        let scale = scale_of(i);
+        if scale <= 0.0 {
+            counts.spawning += 1;
+            continue;
+        }
         let centre = Vec3::new(p.x, half, p.y);
         let lod = match opts.lod {
             Some(settings) => {
@@ -82,7 +89,7 @@ pub fn pack_markers(
         } else {
             *c
         };
-        out[lod.index()].extend_from_slice(&[p.x, p.y, *h, scale_of(i), tint.x, tint.y, tint.z]);
+        out[lod.index()].extend_from_slice(&[p.x, p.y, *h, scale, tint.x, tint.y, tint.z]);
     }
     counts
 }
@@ -140,11 +147,16 @@ mod tests {
             &mut state,
             &mut out,
         );
-        assert_eq!(c.culled, 1);
+        // Scale 0 is someone still waiting to pop in: counted as spawning, not packed.
         assert_eq!(
-            out[0],
-            vec![0.0, 0.0, 0.5, 0.0, 1.0, 0.0, 0.0, 1.0, -5.0, 1.5, 2.0, 0.0, 0.0, 1.0]
+            c,
+            PackCounts {
+                culled: 1,
+                beyond: 0,
+                spawning: 1
+            }
         );
+        assert_eq!(out[0], vec![1.0, -5.0, 1.5, 2.0, 0.0, 0.0, 1.0]);
     }
 
     #[test]

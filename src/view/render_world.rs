@@ -57,13 +57,22 @@ pub struct CrowdSource<'a> {
     pub vat: bool,
 }
 
-/// How many people this frame shows, leaves out by culling, and leaves out beyond the far
-/// distance.
+/// How many people this frame shows, leaves out by culling, leaves out beyond the far
+/// distance, and has not shown yet (spawned, waiting for their turn to pop in). Every person
+/// in the crowd is in exactly one of the four.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct PeopleCounts {
     pub drawn: usize,
     pub culled: usize,
     pub beyond: usize,
+    pub spawning: usize,
+}
+
+impl PeopleCounts {
+    /// Everyone counted: the crowd's size.
+    pub fn total(&self) -> usize {
+        self.drawn + self.culled + self.beyond + self.spawning
+    }
 }
 
 /// The hero as one frame draws it.
