@@ -51,6 +51,22 @@ pub fn parse_frames(s: &str) -> Result<u64, String> {
     }
 }
 
+/// `--frame-budget`: milliseconds per frame the adaptive quality holds.
+pub fn parse_frame_budget(s: &str) -> Result<f32, String> {
+    use crate::perf::adaptive::{MAX_FRAME_BUDGET_MS as MAX, MIN_FRAME_BUDGET_MS as MIN};
+    match s.trim().parse::<f32>() {
+        Ok(v) if v.is_finite() && (MIN..=MAX).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "`{s}` is not a frame time in milliseconds; allowed: {MIN} to {MAX} (33.3 is 30 fps)"
+        )),
+    }
+}
+
+/// `--slow-frame-ms`: a testing aid's pause per frame, 0 to 10000 ms.
+pub fn parse_slow_frame_ms(s: &str) -> Result<u64, String> {
+    parse_whole(s, 0, 10_000)
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WindowSize {
     pub width: u32,

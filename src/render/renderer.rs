@@ -134,6 +134,8 @@ pub struct FrameParams<'a> {
     /// The sun's view-projection for the shadow map (see `view::light`).
     pub light_view_proj: Mat4,
     pub shadows: bool,
+    /// The corner of the shadow map drawn into, in texels (see `RenderWorld::shadow_texels`).
+    pub shadow_texels: u32,
     pub marker_path: MarkerPath,
     /// Framebuffer size in pixels.
     pub screen_size: (f32, f32),
@@ -151,6 +153,7 @@ impl<'a> FrameParams<'a> {
             fog_distance: world.fog_distance,
             light_view_proj: world.light_view_proj,
             shadows: world.shadows,
+            shadow_texels: world.shadow_texels,
             marker_path: world.marker_path,
             screen_size: world.camera.screen_size,
         }
@@ -341,7 +344,9 @@ impl Renderer {
                 stencil: None,
             },
         );
-        let size = SHADOW_MAP_SIZE as i32;
+        // Adaptive quality may draw a coarser shadow into a corner of the map (the pass cleared
+        // all of it, so the rest reads as lit).
+        let size = params.shadow_texels.clamp(1, SHADOW_MAP_SIZE) as i32;
         ctx.apply_viewport(0, 0, size, size);
         ctx.apply_scissor_rect(0, 0, size, size);
         let depth = PlacementUniforms {
@@ -459,7 +464,7 @@ impl Renderer {
             ambient: l.ambient,
             sky_color: l.sky_color,
             fog_distance: params.fog_distance,
-            light_view_proj: params.light_view_proj,
+            light_view_proj: Mat4::from_cols_array(&light.shadow.light_view_proj),
             shadows_on: params.shadows,
             shadow_map: self.shadow_map,
             shadow_texel: light.shadow.shadow_texel,
@@ -751,7 +756,13 @@ fn scene_light(params: &FrameParams) -> SceneLight {
     let sun_dir = l.sun_direction.try_normalize().unwrap_or(-Vec3::Y);
     let sun_color = l.sun_color * l.sun_intensity;
     let shadow = ShadowUniforms {
-        light_view_proj: params.light_view_proj.to_cols_array(),
+        // Sampling looks where the shadow pass drew: the map's corner of `shadow_texels`.
+        light_view_proj: crate::view::light::shadow_sampling_matrix(
+            params.light_view_proj,
+            params.shadow_texels,
+            SHADOW_MAP_SIZE,
+        )
+        .to_cols_array(),
         shadows_on: if params.shadows { 1.0 } else { 0.0 },
         shadow_texel: 1.0 / SHADOW_MAP_SIZE as f32,
     };
