@@ -5,7 +5,8 @@
 mod support;
 
 use glam::{Vec2, Vec3};
-use support::{load, project_root};
+use support::{assert_approx, load, project_root};
+use throng::crowd::BODY_RADIUS;
 use throng::footprint::Shape;
 use throng::game::clock::FixedStepClock;
 use throng::game::{Action, FrameInput, Game, GameOptions, SIM_RATE};
@@ -63,9 +64,10 @@ fn the_hero_walks_in_real_time_when_the_crowd_cannot_keep_up() {
     assert_approx!(behind, 1.0 / 6.0, 1e-3);
 }
 
-/// Whether `eye` is inside a person standing at `p` (their body: 0.25 m round, 1.9 m tall).
+/// Whether `eye` is inside a person standing at `p` (their body: the crowd's collision disc,
+/// 1.9 m tall).
 fn inside_person(eye: Vec3, p: Vec2) -> bool {
-    eye.y <= 1.9 && Vec2::new(eye.x, eye.z).distance(p) < 0.25
+    eye.y <= 1.9 && Vec2::new(eye.x, eye.z).distance(p) < BODY_RADIUS
 }
 
 fn inside_prop(eye: Vec3, shape: &Shape, height: f32) -> bool {
@@ -91,7 +93,10 @@ fn the_follow_camera_never_ends_up_inside_a_person_or_a_prop() {
         for (k, &p) in game.agents.pos.iter().enumerate() {
             assert!(
                 !inside_person(eye, p),
-                "frame {i}: the camera {eye} is inside person {k} at {p}"
+                "frame {i}: the camera {eye} is inside person {k} at {p} (target {}, hero {}, reach {})",
+                game.camera.follow.target,
+                game.hero.as_ref().unwrap().focus_point(),
+                game.camera.follow_reach
             );
         }
         for o in &game.level().obstacles {

@@ -494,9 +494,7 @@ impl Game {
     /// Pulls the follow camera in when people or props stand between it and the hero, so it
     /// never ends up inside them (their heads would fill the screen); eases back out after.
     fn keep_follow_camera_clear(&mut self, dt: f32) {
-        use crate::view::camera_clearance::{
-            clear_distance, Blocker, CAMERA_MARGIN, PERSON_RADIUS,
-        };
+        use crate::view::camera_clearance::{Blocker, LineOfView, CAMERA_MARGIN, PERSON_RADIUS};
         let follow = self.camera.follow;
         let (focus, eye) = (follow.target, follow.eye());
         let ground = glam::Vec2::new(focus.x, focus.z);
@@ -521,9 +519,9 @@ impl Game {
                     height: crate::scenery::furniture::effective_height(o),
                 }),
         );
-        let clear = clear_distance(focus, eye, &blockers);
+        let line = LineOfView::new(focus, eye, &blockers);
         self.follow_blockers = blockers;
-        self.camera.follow_reach = self.follow_clearance.update(follow.distance, clear, dt);
+        self.camera.follow_reach = self.follow_clearance.update(follow.distance, &line, dt);
     }
 
     fn step(&mut self, dt: f32, view: Option<crate::crowd::SimView>) {

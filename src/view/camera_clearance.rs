@@ -32,39 +32,65 @@ pub enum Blocker {
     Prop { shape: Shape, height: f32 },
 }
 
-/// How far from `focus` towards `eye` the camera may go. Props block the line of sight (a
-/// camera behind a wall shows the wall): the camera stops where the line first enters one.
-/// People only keep the camera out of their bodies: someone standing between merely hides
-/// part of the picture, as in life, so the camera takes the farthest point of the line not
-/// inside anyone. Blockers that already hold `focus` are skipped (what the camera follows
-/// stands there), except that a person's core (`PERSON_CORE_RADIUS`) still counts.
+/// The line from what the camera follows to where the player put the camera: how far it is
+/// free of props, and the stretches of it inside people.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LineOfView {
+    /// Props block the line of sight (a camera behind a wall shows the wall): nothing beyond
+    /// the first prop is free.
+    sight: f32,
+    /// People only keep the camera out of their bodies: someone standing between merely hides
+    /// part of the picture, as in life. (enter, exit) along the line.
+    people: Vec<(f32, f32)>,
+}
+
+impl LineOfView {
+    /// The line from `focus` to `eye` among `blockers`. Blockers that already hold `focus` are
+    /// skipped (what the camera follows stands there), except a person's core
+    /// (`PERSON_CORE_RADIUS`).
+    pub fn new(focus: Vec3, eye: Vec3, blockers: &[Blocker]) -> LineOfView {
+        let length = focus.distance(eye);
+        if !(length.is_finite() && length > 1e-4) {
+            return LineOfView::default();
+        }
+        let dir = (eye - focus) / length;
+        let sight = blockers
+            .iter()
+            .filter_map(|b| match *b {
+                Blocker::Prop { shape, height } => enter_prop(focus, dir, length, &shape, height),
+                Blocker::Person(_) => None,
+            })
+            .fold(length, f32::min);
+        let people = blockers
+            .iter()
+            .filter_map(|b| match *b {
+                Blocker::Person(at) => person_span(focus, dir, sight, at),
+                Blocker::Prop { .. } => None,
+            })
+            .collect();
+        LineOfView { sight, people }
+    }
+
+    /// Whether the camera may stand `t` along the line.
+    pub fn free_at(&self, t: f32) -> bool {
+        (0.0..=self.sight).contains(&t) && !self.people.iter().any(|&(a, b)| a < t && t <= b)
+    }
+
+    /// The farthest point of the line, at most `limit`, where the camera may stand.
+    pub fn farthest_free(&self, limit: f32) -> f32 {
+        // From the far end inwards: while the point is inside someone, step to where the line
+        // entered them (and check again: that point may be inside someone else).
+        let mut t = limit.min(self.sight);
+        while let Some(&(enter, _)) = self.people.iter().find(|&&(a, b)| a < t && t <= b) {
+            t = enter;
+        }
+        t.max(0.0)
+    }
+}
+
+/// How far from `focus` towards `eye` the camera may go (see `LineOfView`).
 pub fn clear_distance(focus: Vec3, eye: Vec3, blockers: &[Blocker]) -> f32 {
-    let length = focus.distance(eye);
-    if !(length.is_finite() && length > 1e-4) {
-        return 0.0;
-    }
-    let dir = (eye - focus) / length;
-    let sight = blockers
-        .iter()
-        .filter_map(|b| match *b {
-            Blocker::Prop { shape, height } => enter_prop(focus, dir, length, &shape, height),
-            Blocker::Person(_) => None,
-        })
-        .fold(length, f32::min);
-    let spans: Vec<(f32, f32)> = blockers
-        .iter()
-        .filter_map(|b| match *b {
-            Blocker::Person(at) => person_span(focus, dir, sight, at),
-            Blocker::Prop { .. } => None,
-        })
-        .collect();
-    // From the far end inwards: while the point is inside someone, step to where the line
-    // entered them (and check again: that point may be inside someone else).
-    let mut t = sight;
-    while let Some(&(enter, _)) = spans.iter().find(|&&(enter, exit)| enter < t && t <= exit) {
-        t = enter;
-    }
-    t.max(0.0)
+    LineOfView::new(focus, eye, blockers).farthest_free(f32::INFINITY)
 }
 
 /// The stretch of the ray (within `length`) inside a person standing at `at`, widened by the
@@ -168,14 +194,21 @@ pub struct Clearance {
 }
 
 impl Clearance {
-    /// This frame's distance: at most `clear` (see `clear_distance`), easing towards `wanted`
-    /// (the player's zoom) when there is room.
-    pub fn update(&mut self, wanted: f32, clear: f32, dt: f32) -> f32 {
-        let target = clear.min(wanted).max(0.0);
+    /// This frame's distance along `line`: the farthest free point up to `wanted` (the
+    /// player's zoom), reached at once when that is nearer, eased towards otherwise. Easing out
+    /// never passes through someone: a step that would land inside a person cuts straight to
+    /// the farthest free point instead.
+    pub fn update(&mut self, wanted: f32, line: &LineOfView, dt: f32) -> f32 {
+        let target = line.farthest_free(wanted.max(0.0));
         let next = match self.current {
             Some(c) if c < target => {
                 let k = 1.0 - (-EASE_OUT_RATE * dt.max(0.0)).exp();
-                c + (target - c) * k
+                let eased = c + (target - c) * k;
+                if line.free_at(eased) {
+                    eased
+                } else {
+                    target
+                }
             }
             _ => target,
         };
@@ -261,24 +294,46 @@ mod tests {
         assert_approx!(clear_distance(FOCUS, eye, &[bench]), 6.0, 1e-4);
     }
 
+    /// A line of `length` with people at the given stretches.
+    fn line(length: f32, people: &[(f32, f32)]) -> LineOfView {
+        LineOfView {
+            sight: length,
+            people: people.to_vec(),
+        }
+    }
+
     #[test]
     fn the_pull_in_is_immediate_and_the_way_back_eased() {
         let mut c = Clearance::default();
-        assert_eq!(c.update(4.5, 10.0, 0.016), 4.5);
-        assert_eq!(c.update(4.5, 1.5, 0.016), 1.5, "in at once");
-        let back = c.update(4.5, 10.0, 0.1);
+        assert_eq!(c.update(4.5, &line(4.5, &[]), 0.016), 4.5);
+        assert_eq!(c.update(4.5, &line(1.5, &[]), 0.016), 1.5, "in at once");
+        let back = c.update(4.5, &line(4.5, &[]), 0.1);
         assert!(back > 1.5 && back < 2.5, "{back}");
         for _ in 0..100 {
-            c.update(4.5, 10.0, 0.1);
+            c.update(4.5, &line(4.5, &[]), 0.1);
         }
-        assert_approx!(c.update(4.5, 10.0, 0.1), 4.5, 1e-3);
+        assert_approx!(c.update(4.5, &line(4.5, &[]), 0.1), 4.5, 1e-3);
         // Zooming in is the player's and immediate too.
-        assert_eq!(c.update(0.1, 10.0, 0.1), 0.1);
-        let out = c.update(4.5, 0.2, 0.1);
-        assert!(
-            out > 0.1 && out < 0.2,
-            "eases out towards the clear 0.2 m: {out}"
-        );
-        assert_eq!(c.update(4.5, 0.05, 0.1), 0.05, "and straight back in");
+        assert_eq!(c.update(0.1, &line(4.5, &[]), 0.1), 0.1);
+        // A person at the camera's place: in to where the line enters them.
+        assert_eq!(c.update(4.5, &line(4.5, &[(0.05, 4.6)]), 0.1), 0.05);
+    }
+
+    #[test]
+    fn easing_out_never_passes_through_someone() {
+        let mut c = Clearance::default();
+        let crowded = line(4.5, &[(3.5, 4.6)]);
+        assert_eq!(c.update(4.5, &crowded, 0.1), 3.5);
+        // They walk off; someone else stands between at 1.5..2.5.
+        let between = line(4.5, &[(1.5, 2.5)]);
+        c.current = Some(1.2);
+        let mut seen = Vec::new();
+        for _ in 0..60 {
+            let d = c.update(4.5, &between, 0.05);
+            assert!(between.free_at(d), "{d} is inside the person");
+            seen.push(d);
+        }
+        assert!(seen.windows(2).all(|w| w[1] >= w[0]), "{seen:?}");
+        assert_approx!(*seen.last().unwrap(), 4.5, 1e-2);
     }
 }
