@@ -281,14 +281,7 @@ impl Renderer {
         let marker_count = self.upload_marker_instances(ctx, marker_instances, &mut stats);
         let light = scene_light(params);
         if params.shadows {
-            self.draw_shadow_pass(
-                ctx,
-                params,
-                &light.shadow,
-                marker_instances,
-                layers,
-                &mut stats,
-            );
+            self.draw_shadow_pass(ctx, params, marker_instances, layers, &mut stats);
         }
 
         ctx.begin_default_pass(PassAction::Clear {
@@ -331,7 +324,6 @@ impl Renderer {
         &mut self,
         ctx: &mut dyn RenderingBackend,
         params: &FrameParams,
-        shadow: &ShadowUniforms,
         marker_instances: &[Vec<f32>; 3],
         layers: &mut [&mut dyn WorldLayer],
         stats: &mut RenderStats,
@@ -349,8 +341,9 @@ impl Renderer {
         let size = params.shadow_texels.clamp(1, SHADOW_MAP_SIZE) as i32;
         ctx.apply_viewport(0, 0, size, size);
         ctx.apply_scissor_rect(0, 0, size, size);
+        // Drawn with the sun's own projection; only sampling squeezes it into the corner.
         let depth = PlacementUniforms {
-            view_proj: shadow.light_view_proj,
+            view_proj: params.light_view_proj.to_cols_array(),
             instanced: 0.0,
             single_place: [0.0; 4],
             single_tint: [0.0; 3],
