@@ -51,9 +51,14 @@ pub fn parse_frames(s: &str) -> Result<u64, String> {
     }
 }
 
+/// The budgets `--frame-budget` accepts (`perf::adaptive` holds them).
+pub const MIN_FRAME_BUDGET_MS: f32 = 4.0;
+pub const MAX_FRAME_BUDGET_MS: f32 = 1000.0;
+
 /// `--frame-budget`: milliseconds per frame the adaptive quality holds.
 pub fn parse_frame_budget(s: &str) -> Result<f32, String> {
-    use crate::perf::adaptive::{MAX_FRAME_BUDGET_MS as MAX, MIN_FRAME_BUDGET_MS as MIN};
+    const MIN: f32 = MIN_FRAME_BUDGET_MS;
+    const MAX: f32 = MAX_FRAME_BUDGET_MS;
     match s.trim().parse::<f32>() {
         Ok(v) if v.is_finite() && (MIN..=MAX).contains(&v) => Ok(v),
         _ => Err(format!(

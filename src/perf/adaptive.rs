@@ -4,9 +4,7 @@
 
 /// The default budget: about 30 frames per second.
 pub const DEFAULT_FRAME_BUDGET_MS: f32 = 33.3;
-/// The budgets `--frame-budget` accepts.
-pub const MIN_FRAME_BUDGET_MS: f32 = 4.0;
-pub const MAX_FRAME_BUDGET_MS: f32 = 1000.0;
+pub use crate::arg_values::{MAX_FRAME_BUDGET_MS, MIN_FRAME_BUDGET_MS};
 
 /// One rung of the ladder: what the picture costs less by.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -151,7 +149,7 @@ impl AdaptiveQuality {
 
     /// One frame took `frame_ms`; returns whether the rung changed.
     pub fn observe(&mut self, frame_ms: f32) -> bool {
-        if !self.enabled || !(frame_ms.is_finite() && frame_ms >= 0.0) {
+        if !(self.enabled && frame_ms.is_finite() && frame_ms >= 0.0) {
             return false;
         }
         let dt = frame_ms / 1000.0;
