@@ -51,6 +51,27 @@ pub fn parse_frames(s: &str) -> Result<u64, String> {
     }
 }
 
+/// The budgets `--frame-budget` accepts (`perf::adaptive` holds them).
+pub const MIN_FRAME_BUDGET_MS: f32 = 4.0;
+pub const MAX_FRAME_BUDGET_MS: f32 = 1000.0;
+
+/// `--frame-budget`: milliseconds per frame the adaptive quality holds.
+pub fn parse_frame_budget(s: &str) -> Result<f32, String> {
+    const MIN: f32 = MIN_FRAME_BUDGET_MS;
+    const MAX: f32 = MAX_FRAME_BUDGET_MS;
+    match s.trim().parse::<f32>() {
+        Ok(v) if v.is_finite() && (MIN..=MAX).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "`{s}` is not a frame time in milliseconds; allowed: {MIN} to {MAX} (33.3 is 30 fps)"
+        )),
+    }
+}
+
+/// `--slow-frame-ms`: a testing aid's pause per frame, 0 to 10000 ms.
+pub fn parse_slow_frame_ms(s: &str) -> Result<u64, String> {
+    parse_whole(s, 0, 10_000)
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WindowSize {
     pub width: u32,

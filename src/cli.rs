@@ -93,6 +93,15 @@ pub struct PlayArgs {
     /// `app/input_script.rs`).
     #[arg(long, hide = true)]
     pub input_script: Option<String>,
+    /// Testing aid: sleep this many milliseconds every frame (0 to 10000), to see the game as a
+    /// slow machine would (the world clock should still keep real time).
+    #[arg(
+        long,
+        value_name = "MS",
+        value_parser = crate::arg_values::parse_slow_frame_ms,
+        allow_hyphen_values = true
+    )]
+    pub slow_frame_ms: Option<u64>,
     /// What is drawn and which panels are open at start (the keys and panels change them).
     #[command(flatten)]
     pub settings: crate::settings::Settings,

@@ -127,6 +127,7 @@ impl Extractor {
         // Dynamic casters (the hero) near the view widen the sun's map so their shadows fit.
         let casters: Vec<_> = hero.iter().map(|h| h.world_bounds).collect();
         let (focus, reach) = crate::hero::bounds::fit_shadow_focus(focus, reach, &casters);
+        let shadow_texels = view.quality.shadow_texels.clamp(1, SHADOW_MAP_SIZE);
         RenderWorld {
             level,
             scenery_version: game.scenery_version(),
@@ -138,9 +139,10 @@ impl Extractor {
                 level.lighting.sun_direction,
                 focus,
                 reach,
-                SHADOW_MAP_SIZE,
+                shadow_texels,
             ),
             shadows: view.shadows_enabled(level.lighting.shadows),
+            shadow_texels,
             marker_path: if view.per_agent_draws {
                 MarkerPath::PerAgent
             } else {
@@ -182,7 +184,7 @@ impl Extractor {
             };
             return (CrowdInstances::Naive(&self.naive), people);
         }
-        let lod = view.lod_settings(game.level().lod);
+        let lod = view.drawn_lod(game.level().lod);
         let opts = CrowdPackOptions {
             frustum: view.frustum_culling.then_some(frustum),
             eye,
@@ -216,7 +218,7 @@ impl Extractor {
         frustum: &Frustum,
         eye: glam::Vec3,
     ) -> (CrowdInstances<'a>, PeopleCounts) {
-        let lod = view.lod_settings(game.level().lod);
+        let lod = view.drawn_lod(game.level().lod);
         let opts = PackOptions {
             frustum: view.frustum_culling.then_some(frustum),
             eye,

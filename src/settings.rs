@@ -5,7 +5,7 @@
 
 use clap::{ArgAction, Args};
 
-use crate::arg_values::parse_uniform_vectors;
+use crate::arg_values::{parse_frame_budget, parse_uniform_vectors};
 use crate::game::{Action, Game};
 use crate::hero::commands::HeroCommand;
 use crate::level::LodSettings;
@@ -51,6 +51,22 @@ pub struct ViewSettings {
     /// cannot see steered every 4th step; the Tab panel's "simulation LOD").
     #[arg(long = "no-sim-lod", action = ArgAction::SetFalse)]
     pub sim_lod: bool,
+    /// The frame time adaptive quality holds, in milliseconds (4 to 1000; 33.3 is 30 fps).
+    #[arg(
+        long = "frame-budget",
+        value_name = "MS",
+        default_value_t = crate::perf::adaptive::DEFAULT_FRAME_BUDGET_MS,
+        value_parser = parse_frame_budget,
+        allow_hyphen_values = true
+    )]
+    pub frame_budget_ms: f32,
+    /// Always draw at full quality: no shorter LOD distances or coarser shadows when frames run
+    /// over the budget.
+    #[arg(long = "no-adaptive-quality", action = ArgAction::SetFalse)]
+    pub adaptive_quality: bool,
+    /// The rung adaptive quality chose this frame (the best one when it is off).
+    #[arg(skip)]
+    pub quality: crate::perf::adaptive::Quality,
 }
 
 impl Default for ViewSettings {
@@ -66,6 +82,9 @@ impl Default for ViewSettings {
             vat: false,
             cull_view: false,
             sim_lod: true,
+            frame_budget_ms: crate::perf::adaptive::DEFAULT_FRAME_BUDGET_MS,
+            adaptive_quality: true,
+            quality: Default::default(),
         }
     }
 }
@@ -74,6 +93,18 @@ impl ViewSettings {
     /// The LOD distances in force: the panel's, else the level's.
     pub fn lod_settings(&self, level_lod: LodSettings) -> LodSettings {
         self.lod_distances.unwrap_or(level_lod)
+    }
+
+    /// The LOD distances drawn with: the ones in force, shortened by adaptive quality.
+    pub fn drawn_lod(&self, level_lod: LodSettings) -> LodSettings {
+        let lod = self.lod_settings(level_lod);
+        let q = self.quality;
+        LodSettings {
+            near: lod.near * q.lod_scale,
+            mid: lod.mid * q.lod_scale,
+            far: lod.far * q.far_scale(),
+            hysteresis: lod.hysteresis,
+        }
     }
 
     pub fn shadows_enabled(&self, level_shadows: bool) -> bool {
@@ -249,6 +280,31 @@ mod tests {
         assert_eq!(f.view.uniform_cap, Some(256));
         assert!(f.panels.hero_animation && f.panels.perf);
         assert!(f.view.frustum_culling && f.view.lod, "not flags: stay on");
+    }
+
+    #[test]
+    fn adaptive_quality_flags_and_the_distances_it_draws_with() {
+        let f = Flags::parse_from(["t", "--frame-budget", "50", "--no-adaptive-quality"]);
+        assert_eq!(f.settings.view.frame_budget_ms, 50.0);
+        assert!(!f.settings.view.adaptive_quality);
+        assert!(Flags::try_parse_from(["t", "--frame-budget", "0"]).is_err());
+        let mut v = ViewSettings::default();
+        let lod = LodSettings::default();
+        assert_eq!(
+            v.drawn_lod(lod),
+            lod,
+            "full quality draws the level's distances"
+        );
+        v.quality = crate::perf::adaptive::LADDER[3];
+        let d = v.drawn_lod(lod);
+        assert_approx!(d.near, lod.near * 0.6, 1e-4);
+        assert_approx!(d.mid, lod.mid * 0.6, 1e-4);
+        assert_approx!(d.far, lod.far * 0.8, 1e-4, "the far distance shrinks less");
+        assert_eq!(
+            v.lod_settings(lod),
+            lod,
+            "the player's distances stay as set"
+        );
     }
 
     #[test]

@@ -102,6 +102,18 @@ fn numbers_out_of_range_name_the_range_and_never_suggest_a_double_dash() {
             "`-5` is out of range; allowed: 10 to 65536 (256 is the GL 3.3 minimum)",
         ),
         (
+            vec!["--frame-budget", "-5"],
+            "`-5` is not a frame time in milliseconds; allowed: 4 to 1000 (33.3 is 30 fps)",
+        ),
+        (
+            vec!["--frame-budget", "nan"],
+            "`nan` is not a frame time in milliseconds; allowed: 4 to 1000",
+        ),
+        (
+            vec!["--slow-frame-ms", "20000"],
+            "`20000` is out of range; allowed: 0 to 10000",
+        ),
+        (
             vec!["bench", "--seed", "-1"],
             "`-1` is not a seed; seeds are whole numbers 0 to 18446744073709551615",
         ),

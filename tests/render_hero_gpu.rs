@@ -450,6 +450,7 @@ async fn shadow(white: TextureId, c: &mut Checks) {
             fog_distance: 1000.0,
             light_view_proj: throng::view::light::sun_view_projection(sun, Vec3::ZERO, 12.0, 2048),
             shadows: true,
+            shadow_texels: throng::view::light::SHADOW_MAP_SIZE,
             marker_path: MarkerPath::Instanced,
             screen_size: (sw, sh),
         };

@@ -20,6 +20,7 @@ use crate::crowd_assets::loader::CrowdAssetLoader;
 use crate::extract::{crowd_source, Extractor, Screen};
 use crate::game::{Action, FrameInput, Game, GameOptions};
 use crate::level::{Level, LevelWatcher};
+use crate::perf::adaptive::AdaptiveQuality;
 use crate::perf::timings::{FrameHistory, Stage, StageTimings};
 use crate::render::crowd_pass::CrowdPass;
 use crate::render::frame::{draw_frame, FrameLayers};
@@ -97,6 +98,8 @@ struct Session {
     timings: StageTimings,
     history: FrameHistory,
     gpu_timer: GpuTimer,
+    /// Picks the quality rung that holds the frame budget (`--frame-budget`).
+    quality: AdaptiveQuality,
 }
 
 /// What one drawn frame measured, for the overlays and `--stats-out`.
@@ -148,7 +151,12 @@ impl Session {
         if let Some(text) = &args.input_script {
             reader.script = Some(input_script::InputScript::parse(text)?);
         }
+        let quality = AdaptiveQuality::new(
+            settings.view.frame_budget_ms,
+            settings.view.adaptive_quality,
+        );
         Ok(Session {
+            quality,
             perf_panel: PerfPanel::default(),
             crowd_assets: CrowdAssetLoader::new(asset_root, label),
             game,
@@ -208,7 +216,7 @@ impl Session {
         let game = &mut self.game;
         let view = &self.settings.view;
         // The simulation LOD tests people against the view the player really has.
-        let far = view.lod_settings(game.level().lod).far;
+        let far = view.drawn_lod(game.level().lod).far;
         game.sim_view_policy = view.sim_view_policy(screen.aspect, far);
         let sim_start = Instant::now();
         game.frame(frame_seconds as f64, input);
@@ -311,7 +319,7 @@ impl Session {
     fn draw_overlays(
         &mut self,
         f: &FrameResult,
-        frame_ms_avg: f32,
+        frame_ms_avg: Option<f32>,
         screen: Screen,
     ) -> (Vec<String>, bool) {
         set_default_camera();
@@ -328,7 +336,7 @@ impl Session {
                 &game.camera,
                 &overview_camera(&game.camera),
                 screen.aspect,
-                lod.far,
+                view.drawn_lod(game.level().lod).far,
             );
         }
         if panels.agent_overlay {
@@ -351,12 +359,8 @@ impl Session {
         let hud_lines = hud::draw(
             game,
             &HudInfo {
-                fps: if frame_ms_avg > 0.0 {
-                    1000.0 / frame_ms_avg
-                } else {
-                    0.0
-                },
                 frame_ms: frame_ms_avg,
+                quality: &self.quality,
                 stats: &f.stats,
                 people: f.people,
                 reload_notice: self.notice.as_ref().map(|(s, _)| s.as_str()),
@@ -426,7 +430,20 @@ impl Session {
                 .or_else(|| self.crowd_pass.error.clone()),
             hero_error: self.hero_view.error().map(str::to_string),
             window: (screen_width(), screen_height()),
+            clock: ClockReport::of(&self.game),
+            quality: QualityReport {
+                level: self.quality.level(),
+                label: self.quality.label(),
+                smoothed_ms: self.quality.smoothed_ms(),
+                exhausted: self.quality.exhausted(),
+            },
         }
+    }
+
+    /// After a frame that took `frame_ms`: adaptive quality picks the next frame's rung.
+    fn adapt_quality(&mut self, frame_ms: f32) {
+        self.quality.observe(frame_ms);
+        self.settings.view.quality = self.quality.quality();
     }
 }
 
@@ -435,18 +452,20 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
     let seconds = setup.args.seconds;
     let screenshot = setup.args.screenshot.clone();
     let stats_out = setup.args.stats_out.clone();
+    let slow_frame = setup.args.slow_frame_ms.map(Duration::from_millis);
     let mut s = Session::start(setup)?;
-    let mut frame_ms_avg = 0.0f32;
+    // None until a frame was measured: macroquad's first frame time is a made-up 1/60 s.
+    let mut frame_ms_avg: Option<f32> = None;
     let mut outcome = PlayOutcome::default();
     let started = Instant::now();
     let mut last_poll = Instant::now();
     loop {
         let frame_seconds = get_frame_time();
-        frame_ms_avg = if outcome.frames == 0 {
-            frame_seconds * 1000.0
-        } else {
-            frame_ms_avg * 0.9 + frame_seconds * 100.0
-        };
+        if outcome.frames > 0 {
+            let ms = frame_seconds * 1000.0;
+            frame_ms_avg = Some(frame_ms_avg.map_or(ms, |avg| avg * 0.9 + ms * 0.1));
+            s.adapt_quality(ms);
+        }
         if is_key_pressed(KeyCode::Escape) {
             break;
         }
@@ -476,6 +495,9 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
                 outcome.screenshot_saved = true;
             }
             break;
+        }
+        if let Some(pause) = slow_frame {
+            std::thread::sleep(pause);
         }
         next_frame().await;
     }
@@ -553,6 +575,48 @@ struct FrameReport {
     /// Why there is no hero (None: it loaded).
     hero_error: Option<String>,
     window: (f32, f32),
+    clock: ClockReport,
+    quality: QualityReport,
+}
+
+/// The world clock against the wall clock since start (running frames only).
+#[derive(serde::Serialize)]
+struct ClockReport {
+    /// Wall seconds of running frames, as the window measured them.
+    wall_seconds: f64,
+    /// Simulated seconds the crowd advanced in them.
+    sim_seconds: f64,
+    /// Simulated seconds the hero lived through (it keeps real time when the crowd cannot).
+    hero_seconds: f64,
+    /// Simulated over wall seconds in the last two seconds (None: not measured yet).
+    speed_ratio: Option<f64>,
+    /// The ratio when it is clearly below what was asked for (the HUD says so).
+    behind: Option<f64>,
+    dropped_seconds: f64,
+}
+
+impl ClockReport {
+    fn of(game: &Game) -> ClockReport {
+        let c = &game.clock;
+        ClockReport {
+            wall_seconds: c.speed.wall_total,
+            sim_seconds: c.speed.simulated_total,
+            hero_seconds: game.hero_seconds(),
+            speed_ratio: c.speed.ratio(),
+            behind: c.speed.behind(),
+            dropped_seconds: c.dropped_seconds(),
+        }
+    }
+}
+
+#[derive(serde::Serialize)]
+struct QualityReport {
+    /// 0 is the best picture.
+    level: usize,
+    label: String,
+    smoothed_ms: Option<f32>,
+    /// On the cheapest rung and still over budget.
+    exhausted: bool,
 }
 
 /// Where the player's camera is at the last frame, so a test can tell whether input moved it.

@@ -1,5 +1,6 @@
 //! The game state and its fixed-step update: plain data, driven by input, never by the window.
 pub mod clock;
+pub mod speed;
 
 use crate::crowd::{Crowd, StepInputs};
 use crate::level::{Level, LevelError};
@@ -86,6 +87,12 @@ pub struct Game {
     reload_error: Option<LevelError>,
     reload_count: u32,
     sim_time: f64,
+    /// See `hero_seconds()`.
+    hero_seconds: f64,
+    /// The follow camera's pull-in from people and props between it and the hero.
+    pub follow_clearance: crate::view::camera_clearance::Clearance,
+    /// Reused each frame by the clearance test.
+    follow_blockers: Vec<crate::view::camera_clearance::Blocker>,
     /// The curve camera glides follow; the curve editor (F4) changes it.
     pub glide_easing: Easing,
     /// Wall time a glide started and how long it lasts, for the editor's playhead.
@@ -133,6 +140,9 @@ impl Game {
             reload_error: None,
             reload_count: 0,
             sim_time: 0.0,
+            hero_seconds: 0.0,
+            follow_clearance: Default::default(),
+            follow_blockers: Vec::new(),
             glide_easing: Easing::parse("cubicBezier(.65,0,.35,1)").unwrap_or(Easing::Linear),
             glide_span: (0.0, 0.0),
             pending_disturbance: None,
@@ -404,9 +414,10 @@ impl Game {
             self.hero_intent =
                 crate::hero::controller::autopilot(h.position(), centre, radius, run);
         }
-        // The camera answers in wall time: it must stay usable while the world is paused.
+        // The camera answers in wall time: it must stay usable while the world is paused, and
+        // keep up with a slow renderer (a longer frame is a hitch, not movement).
         let wall_dt = if frame_seconds.is_finite() {
-            frame_seconds.clamp(0.0, 0.1) as f32
+            frame_seconds.clamp(0.0, 0.5) as f32
         } else {
             0.0
         };
@@ -436,16 +447,81 @@ impl Game {
         let steps = self.clock.advance(frame_seconds);
         // The camera does not move between the steps of one frame: one view serves them all.
         let view = self.sim_view();
+        let started = std::time::Instant::now();
         for _ in 0..steps.steps {
             self.step(self.clock.step_seconds(), view);
         }
+        self.clock
+            .record_step_cost(steps.steps, started.elapsed().as_secs_f64());
         // The hero animates in simulated time: a paused game freezes its pose (and uploads).
-        let sim_dt = steps.steps as f32 * self.clock.step_seconds();
+        let mut hero_dt = steps.steps as f32 * self.clock.step_seconds();
+        hero_dt += self.step_hero_alone(self.clock.frame_dropped_seconds() as f32);
+        self.hero_seconds += f64::from(hero_dt);
         if let Some(h) = &mut self.hero {
-            h.update(sim_dt);
+            h.update(hero_dt);
             self.camera.follow_target(h.focus_point(), wall_dt);
         }
+        if self.camera.mode == crate::level::CameraMode::Follow {
+            self.keep_follow_camera_clear(wall_dt);
+        }
         steps
+    }
+
+    /// Moves the hero through simulated time the crowd had to skip (the clock dropped it): the
+    /// player's own movement stays in real time when the world cannot. Sub-steps no longer
+    /// than a fixed step keep its collisions as they are. Returns the seconds stepped.
+    fn step_hero_alone(&mut self, seconds: f32) -> f32 {
+        let Some(h) = &mut self.hero else {
+            return 0.0;
+        };
+        let step = self.clock.step_seconds();
+        if !(seconds > 0.0 && step > 0.0) {
+            return 0.0;
+        }
+        let n = (seconds / step).ceil().max(1.0);
+        for _ in 0..n as u32 {
+            h.step(seconds / n, &self.hero_intent);
+        }
+        seconds
+    }
+
+    /// Simulated seconds the hero has lived through (the crowd's `sim_time` plus what the
+    /// hero walked alone while the crowd could not keep up).
+    pub fn hero_seconds(&self) -> f64 {
+        self.hero_seconds
+    }
+
+    /// Pulls the follow camera in when people or props stand between it and the hero, so it
+    /// never ends up inside them (their heads would fill the screen); eases back out after.
+    fn keep_follow_camera_clear(&mut self, dt: f32) {
+        use crate::view::camera_clearance::{Blocker, LineOfView, CAMERA_MARGIN, PERSON_RADIUS};
+        let follow = self.camera.follow;
+        let (focus, eye) = (follow.target, follow.eye());
+        let ground = glam::Vec2::new(focus.x, focus.z);
+        // Only what stands within the line's reach of the hero can block it.
+        let reach = focus.distance(eye) + PERSON_RADIUS + CAMERA_MARGIN;
+        let mut blockers = std::mem::take(&mut self.follow_blockers);
+        blockers.clear();
+        blockers.extend(
+            self.agents
+                .pos
+                .iter()
+                .filter(|p| p.distance_squared(ground) <= reach * reach)
+                .map(|&p| Blocker::Person(p)),
+        );
+        blockers.extend(
+            self.level
+                .obstacles
+                .iter()
+                .filter(|o| o.shape.center().distance(ground) <= reach + o.shape.bounding_radius())
+                .map(|o| Blocker::Prop {
+                    shape: o.shape,
+                    height: crate::scenery::furniture::effective_height(o),
+                }),
+        );
+        let line = LineOfView::new(focus, eye, &blockers);
+        self.follow_blockers = blockers;
+        self.camera.follow_reach = self.follow_clearance.update(follow.distance, &line, dt);
     }
 
     fn step(&mut self, dt: f32, view: Option<crate::crowd::SimView>) {

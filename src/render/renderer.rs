@@ -134,6 +134,8 @@ pub struct FrameParams<'a> {
     /// The sun's view-projection for the shadow map (see `view::light`).
     pub light_view_proj: Mat4,
     pub shadows: bool,
+    /// The corner of the shadow map drawn into, in texels (see `RenderWorld::shadow_texels`).
+    pub shadow_texels: u32,
     pub marker_path: MarkerPath,
     /// Framebuffer size in pixels.
     pub screen_size: (f32, f32),
@@ -151,6 +153,7 @@ impl<'a> FrameParams<'a> {
             fog_distance: world.fog_distance,
             light_view_proj: world.light_view_proj,
             shadows: world.shadows,
+            shadow_texels: world.shadow_texels,
             marker_path: world.marker_path,
             screen_size: world.camera.screen_size,
         }
@@ -278,14 +281,7 @@ impl Renderer {
         let marker_count = self.upload_marker_instances(ctx, marker_instances, &mut stats);
         let light = scene_light(params);
         if params.shadows {
-            self.draw_shadow_pass(
-                ctx,
-                params,
-                &light.shadow,
-                marker_instances,
-                layers,
-                &mut stats,
-            );
+            self.draw_shadow_pass(ctx, params, marker_instances, layers, &mut stats);
         }
 
         ctx.begin_default_pass(PassAction::Clear {
@@ -328,7 +324,6 @@ impl Renderer {
         &mut self,
         ctx: &mut dyn RenderingBackend,
         params: &FrameParams,
-        shadow: &ShadowUniforms,
         marker_instances: &[Vec<f32>; 3],
         layers: &mut [&mut dyn WorldLayer],
         stats: &mut RenderStats,
@@ -341,11 +336,14 @@ impl Renderer {
                 stencil: None,
             },
         );
-        let size = SHADOW_MAP_SIZE as i32;
+        // Adaptive quality may draw a coarser shadow into a corner of the map (the pass cleared
+        // all of it, so the rest reads as lit).
+        let size = params.shadow_texels.clamp(1, SHADOW_MAP_SIZE) as i32;
         ctx.apply_viewport(0, 0, size, size);
         ctx.apply_scissor_rect(0, 0, size, size);
+        // Drawn with the sun's own projection; only sampling squeezes it into the corner.
         let depth = PlacementUniforms {
-            view_proj: shadow.light_view_proj,
+            view_proj: params.light_view_proj.to_cols_array(),
             instanced: 0.0,
             single_place: [0.0; 4],
             single_tint: [0.0; 3],
@@ -459,7 +457,7 @@ impl Renderer {
             ambient: l.ambient,
             sky_color: l.sky_color,
             fog_distance: params.fog_distance,
-            light_view_proj: params.light_view_proj,
+            light_view_proj: Mat4::from_cols_array(&light.shadow.light_view_proj),
             shadows_on: params.shadows,
             shadow_map: self.shadow_map,
             shadow_texel: light.shadow.shadow_texel,
@@ -751,7 +749,13 @@ fn scene_light(params: &FrameParams) -> SceneLight {
     let sun_dir = l.sun_direction.try_normalize().unwrap_or(-Vec3::Y);
     let sun_color = l.sun_color * l.sun_intensity;
     let shadow = ShadowUniforms {
-        light_view_proj: params.light_view_proj.to_cols_array(),
+        // Sampling looks where the shadow pass drew: the map's corner of `shadow_texels`.
+        light_view_proj: crate::view::light::shadow_sampling_matrix(
+            params.light_view_proj,
+            params.shadow_texels,
+            SHADOW_MAP_SIZE,
+        )
+        .to_cols_array(),
         shadows_on: if params.shadows { 1.0 } else { 0.0 },
         shadow_texel: 1.0 / SHADOW_MAP_SIZE as f32,
     };

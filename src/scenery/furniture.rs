@@ -18,7 +18,7 @@ pub fn default_height(kind: ObstacleKind) -> f32 {
     }
 }
 
-fn effective_height(o: &Obstacle) -> f32 {
+pub fn effective_height(o: &Obstacle) -> f32 {
     if o.height > 0.0 {
         o.height
     } else {

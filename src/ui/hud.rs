@@ -28,8 +28,9 @@ pub const HELP: &[&str] = &[
 ];
 
 pub struct HudInfo<'a> {
-    pub fps: f32,
-    pub frame_ms: f32,
+    /// Smoothed frame time; None until one was measured (never a made-up number).
+    pub frame_ms: Option<f32>,
+    pub quality: &'a crate::perf::adaptive::AdaptiveQuality,
     pub stats: &'a RenderStats,
     /// This frame's people: drawn, culled, beyond the far distance, spawning.
     pub people: PeopleCounts,
@@ -109,16 +110,26 @@ pub fn draw(game: &Game, info: &HudInfo) -> Vec<String> {
         CameraMode::Follow => "follow hero",
         _ => "orbit",
     };
+    let timing = match info.frame_ms {
+        Some(ms) if ms > 0.0 => format!("{:.0} fps  {ms:.1} ms", 1000.0 / ms),
+        _ => "- fps  - ms".to_string(),
+    };
+    let mut quality = info.quality.label();
+    if info.quality.exhausted() {
+        quality.push_str(", cannot hold it");
+    }
+    let behind = game
+        .clock
+        .speed
+        .behind()
+        .filter(|_| !clock.paused())
+        .map(|r| format!("   {}", crate::game::speed::behind_note(r)))
+        .unwrap_or_default();
     let mut status = vec![
-        format!(
-            "{}   {:.0} fps  {:.1} ms",
-            game.level().name,
-            info.fps,
-            info.frame_ms
-        ),
+        format!("{}   {timing}   {quality}", game.level().name),
         people_line(&info.people, game.crowd_count(), info.stats),
         format!(
-            "camera {mode}   sim {:.1} s  x{}{}",
+            "camera {mode}   sim {:.1} s  x{}{}{behind}",
             game.sim_time(),
             clock.time_scale(),
             if clock.paused() { "   PAUSED" } else { "" }

@@ -149,6 +149,9 @@ pub struct CameraRig {
     pub fly: FlyCamera,
     /// Orbits the hero (mode `Follow`): drag to orbit, wheel to zoom; WASD moves the hero.
     pub follow: OrbitCamera,
+    /// How far the follow camera may be from its target now: people and props between it and
+    /// the hero pull it in (`game`'s clearance sets it; infinite when nothing is in the way).
+    pub follow_reach: f32,
     pub fov_y: f32,
     pub near: f32,
     pub far: f32,
@@ -170,6 +173,7 @@ impl CameraRig {
                 pitch: FOLLOW_PITCH,
                 ..orbit
             },
+            follow_reach: f32::INFINITY,
             fov_y: start.fov_deg.clamp(1.0, 170.0).to_radians(),
             near: 0.1,
             far: 2000.0,
@@ -195,7 +199,7 @@ impl CameraRig {
                 self.mode = CameraMode::Orbit;
             }
             CameraMode::Follow => {
-                self.fly = FlyCamera::looking_like(&self.follow);
+                self.fly = FlyCamera::looking_like(&self.follow_view());
                 self.mode = CameraMode::Fly;
             }
             CameraMode::Orbit => {
@@ -209,7 +213,7 @@ impl CameraRig {
     /// Leaving keeps the picture: the orbit camera takes the follow camera's place.
     pub fn toggle_follow(&mut self, hero_focus: Vec3) {
         if self.mode == CameraMode::Follow {
-            self.orbit = self.follow;
+            self.orbit = self.follow_view();
             self.mode = CameraMode::Orbit;
             return;
         }
@@ -223,7 +227,16 @@ impl CameraRig {
             yaw,
             pitch: FOLLOW_PITCH,
         };
+        self.follow_reach = f32::INFINITY;
         self.mode = CameraMode::Follow;
+    }
+
+    /// The follow camera as placed: the player's distance, pulled in to `follow_reach`.
+    pub fn follow_view(&self) -> OrbitCamera {
+        OrbitCamera {
+            distance: self.follow.distance.min(self.follow_reach.max(0.0)),
+            ..self.follow
+        }
     }
 
     /// Eases the follow camera's target towards the hero (frame-rate independent).
@@ -255,7 +268,7 @@ impl CameraRig {
     pub fn eye(&self) -> Vec3 {
         match self.mode {
             CameraMode::Fly => self.fly.position,
-            CameraMode::Follow => self.follow.eye(),
+            CameraMode::Follow => self.follow_view().eye(),
             CameraMode::Orbit => self.orbit.eye(),
         }
     }
@@ -263,7 +276,7 @@ impl CameraRig {
     pub fn view(&self) -> Mat4 {
         match self.mode {
             CameraMode::Fly => self.fly.view(),
-            CameraMode::Follow => self.follow.view(),
+            CameraMode::Follow => self.follow_view().view(),
             CameraMode::Orbit => self.orbit.view(),
         }
     }

@@ -35,9 +35,40 @@ pub fn sun_view_projection(sun_direction: Vec3, focus: Vec3, radius: f32, map_si
     proj * view
 }
 
+/// The matrix shaders sample the shadow map with when only its `texels`² corner (from texel 0)
+/// was drawn into with `light_view_proj`: the same clip-space point, squeezed into that corner.
+/// (The sun's projection is orthographic, so w is 1 and the squeeze is affine.)
+pub fn shadow_sampling_matrix(light_view_proj: Mat4, texels: u32, map_size: u32) -> Mat4 {
+    let k = (texels as f32 / map_size.max(1) as f32).clamp(0.0, 1.0);
+    if k >= 1.0 || k <= 0.0 {
+        return light_view_proj;
+    }
+    Mat4::from_translation(Vec3::new(k - 1.0, k - 1.0, 0.0))
+        * Mat4::from_scale(Vec3::new(k, k, 1.0))
+        * light_view_proj
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_smaller_shadow_lands_in_the_maps_corner() {
+        let m = sun_view_projection(Vec3::new(-0.4, -1.0, -0.3), Vec3::ZERO, 40.0, 512);
+        let s = shadow_sampling_matrix(m, 512, 2048);
+        for p in [
+            Vec3::ZERO,
+            Vec3::new(30.0, 2.0, -12.0),
+            Vec3::new(-39.0, 0.0, 5.0),
+        ] {
+            let (full, corner) = (m.project_point3(p), s.project_point3(p));
+            // Texture coordinates: 0..1 over the map; the corner is the first quarter.
+            let uv = |c: Vec3| c.truncate() * 0.5 + glam::Vec2::splat(0.5);
+            assert_approx!(uv(corner), uv(full) * 0.25, 1e-5);
+            assert_approx!(corner.z, full.z, 1e-6, "depth is untouched");
+        }
+        assert_eq!(shadow_sampling_matrix(m, 2048, 2048), m);
+    }
 
     #[test]
     fn focus_maps_to_the_centre_and_the_disc_fits() {

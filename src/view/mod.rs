@@ -1,5 +1,6 @@
 //! What the camera sees, as plain data: cameras, frustum culling, packed instances.
 pub mod camera;
+pub mod camera_clearance;
 pub mod crowd_pack;
 pub mod cull_view;
 // The frustum is shared with the crowd's simulation LOD, which may not depend on `view`.

@@ -107,6 +107,9 @@ pub struct RenderWorld<'a> {
     /// The sun's view-projection for the shadow map, fitted to the view and the hero.
     pub light_view_proj: Mat4,
     pub shadows: bool,
+    /// Edge of the part of the shadow map drawn into this frame, in texels (at most
+    /// `light::SHADOW_MAP_SIZE`): adaptive quality draws a coarser shadow in a corner of it.
+    pub shadow_texels: u32,
     pub marker_path: MarkerPath,
     pub crowd: CrowdInstances<'a>,
     pub people: PeopleCounts,
