@@ -39,7 +39,7 @@ impl Crowd {
                 self.last_waypoint[i] = Some(self.route[i].remove(0));
             }
         } else if let Some(back) = self.last_waypoint[i] {
-            let due = (self.steps + i as u64) % RECHECK_STEPS == 0;
+            let due = (self.steps + i as u64).is_multiple_of(RECHECK_STEPS);
             if due && self.state[i] == AgentState::Walking {
                 let target = self.steering_target(i);
                 if !self.nav.clear_line(p, target) && self.nav.clear_line(p, back) {

@@ -144,9 +144,9 @@ impl LoopCorridor {
         self.crowd.step(DT, &StepInputs::default());
         along.clear();
         let half = self.length * 0.5;
-        for i in 0..self.walkers {
+        for (i, was) in before.iter().enumerate() {
             let mut p = self.crowd.pos[i];
-            let moved = p.x - before[i].x;
+            let moved = p.x - was.x;
             along.push(moved * self.direction[i]);
             if p.x > half {
                 p.x -= self.length;

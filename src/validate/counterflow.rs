@@ -112,7 +112,7 @@ pub fn rows(o: &Outcome) -> Vec<Row> {
         .times
         .iter()
         .zip(&o.order)
-        .filter(|(t, _)| (**t as u32) % 10 == 0)
+        .filter(|(t, _)| (**t as u32).is_multiple_of(10))
         .map(|(&t, &order)| {
             Row::new(
                 "counterflow_lane_order",
