@@ -1,8 +1,9 @@
 //! Debug overlay (F3): each nearby agent's behaviour state written above its head, coloured by
-//! state, so a designer can see the state machines at work.
+//! state, so a designer can see the state machines at work; walking groups are linked member to
+//! leader at waist height, and the leader's label says the group's size.
 
 use glam::{Mat4, Vec3};
-use macroquad::prelude::{draw_text, measure_text, Color};
+use macroquad::prelude::{draw_line, draw_text, measure_text, Color};
 
 use crate::crowd::{AgentState, Crowd};
 
@@ -35,6 +36,22 @@ pub fn to_screen(view_proj: &Mat4, p: Vec3, width: f32, height: f32) -> Option<(
     Some(((ndc.x + 1.0) * 0.5 * width, (1.0 - ndc.y) * 0.5 * height))
 }
 
+const GROUP_LINK: Color = Color::new(1.0, 0.35, 0.85, 0.9);
+
+/// A line from member `i` to its group's leader, at waist height.
+fn draw_group_link(crowd: &Crowd, i: usize, view_proj: &Mat4, width: f32, height: f32) {
+    let leader = crowd.group_leader[i] as usize;
+    if leader == i || leader >= crowd.len() {
+        return;
+    }
+    let waist = |k: usize| Vec3::new(crowd.pos[k].x, 1.0, crowd.pos[k].y);
+    let a = to_screen(view_proj, waist(i), width, height);
+    let b = to_screen(view_proj, waist(leader), width, height);
+    if let (Some((ax, ay)), Some((bx, by))) = (a, b) {
+        draw_line(ax, ay, bx, by, 2.0, GROUP_LINK);
+    }
+}
+
 pub fn draw(crowd: &Crowd, view_proj: &Mat4, eye: Vec3, width: f32, height: f32) {
     let mut shown = 0;
     for i in 0..crowd.len() {
@@ -46,9 +63,15 @@ pub fn draw(crowd: &Crowd, view_proj: &Mat4, eye: Vec3, width: f32, height: f32)
         let Some((x, y)) = to_screen(view_proj, head, width, height) else {
             continue;
         };
-        let label = crowd.state_label(i);
-        let w = measure_text(label, None, 14, 1.0).width;
-        draw_text(label, x - w * 0.5, y, 14.0, state_color(crowd.state[i]));
+        draw_group_link(crowd, i, view_proj, width, height);
+        let size = crowd.group(i).len();
+        let label = if size > 1 && crowd.group_leader[i] as usize == i {
+            format!("{} · group of {size}", crowd.state_label(i))
+        } else {
+            crowd.state_label(i).to_string()
+        };
+        let w = measure_text(&label, None, 14, 1.0).width;
+        draw_text(&label, x - w * 0.5, y, 14.0, state_color(crowd.state[i]));
         shown += 1;
         if shown >= MAX_LABELS {
             break;
