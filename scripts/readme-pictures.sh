@@ -19,6 +19,7 @@ plaza.jpg    | the default plaza, 2,000 skinned people, HUD                     
 crowd.jpg    | close up: outfits, skin tones, hats, bags, balloons, several clips | levels/plaza.ron  | camera: (mode: Orbit, target: (6.0, 1.0, 12.0), distance: 11.0, yaw_deg: 30.0, pitch_deg: 14.0, fov_deg: 50.0) | --frames 40
 hero.jpg     | the hero (Godette) waving among the crowd, follow camera          | levels/plaza.ron  | - | --follow --hero-autopilot wave --frames 40
 overlay.jpg  | behaviour labels (F3) over the people round the fountain          | levels/plaza.ron  | camera: (mode: Orbit, target: (0.0, 1.0, 4.0), distance: 20.0, yaw_deg: 30.0, pitch_deg: 45.0, fov_deg: 50.0) | --agent-overlay --frames 60
+groups.jpg   | walking groups (F3): pairs and threes side by side, pink links to each leader | levels/plaza.ron  | camera: (mode: Orbit, target: (18.0, 1.0, 24.0), distance: 16.0, yaw_deg: 20.0, pitch_deg: 42.0, fov_deg: 50.0) | --agent-overlay --frames 150
 perf.jpg     | the performance lab panel (Tab) over the plaza                    | levels/plaza.ron  | - | --perf-panel --frames 40
 lod.jpg      | LOD colours: red near, green mid, blue far, from a low camera     | levels/plaza.ron  | camera: (mode: Orbit, target: (0.0, 1.5, 30.0), distance: 20.0, yaw_deg: 0.0, pitch_deg: 8.0, fov_deg: 60.0) ; s/lod: \(near: 25.0, mid: 90.0,/lod: (near: 25.0, mid: 60.0,/ | --lod-colors --frames 30
 cullview.jpg | culling view (F7): yellow frustum, culled people in red           | levels/plaza.ron  | - | --cull-view --frames 30
