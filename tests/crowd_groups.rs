@@ -72,7 +72,9 @@ fn pair_cosines(c: &Crowd) -> Vec<f32> {
         .into_iter()
         .filter(|&l| c.group(l).len() == 2 && walking_together(c, l))
         .filter_map(|l| {
-            let dir = c.vel[l].try_normalize().filter(|_| c.vel[l].length() > 0.6)?;
+            let dir = c.vel[l]
+                .try_normalize()
+                .filter(|_| c.vel[l].length() > 0.6)?;
             let offset = (c.pos[l + 1] - c.pos[l]).try_normalize()?;
             Some(offset.dot(dir).abs())
         })
@@ -262,7 +264,9 @@ fn groups_step_the_same_whatever_the_thread_count() {
         c.state_hash()
     };
     let one = run(1);
-    say(&format!("groups determinism: hash {one:016x} on 1, 2 and 8 threads"));
+    say(&format!(
+        "groups determinism: hash {one:016x} on 1, 2 and 8 threads"
+    ));
     assert_eq!(one, run(2), "2 threads differ");
     assert_eq!(one, run(8), "8 threads differ");
 }

@@ -286,41 +286,43 @@ impl Crowd {
             self.hero_attention[i] = (self.hero_attention[i] - dt).max(0.0);
             let arrived = self.pos[i].distance(self.goal[i]) < ARRIVE;
             match self.state[i] {
-                AgentState::Walking if arrived && !self.follows_walking_leader(i) => match self.plan[i] {
-                    Plan::Poi(k) => self.arrive_at_poi(i, k),
-                    Plan::Path { path, next, left } => {
-                        let p = &self.level.paths[path as usize];
-                        let n = p.points.len() as u32;
-                        let next = if p.looped {
-                            Some((next + 1) % n)
-                        } else if next + 1 < n {
-                            Some(next + 1)
-                        } else {
-                            None
-                        };
-                        match next.filter(|_| left > 0) {
-                            Some(next) => {
-                                let goal = p.points[next as usize];
-                                self.set_goal(i, goal);
-                                self.plan[i] = Plan::Path {
-                                    path,
-                                    next,
-                                    left: left - 1,
-                                };
+                AgentState::Walking if arrived && !self.follows_walking_leader(i) => {
+                    match self.plan[i] {
+                        Plan::Poi(k) => self.arrive_at_poi(i, k),
+                        Plan::Path { path, next, left } => {
+                            let p = &self.level.paths[path as usize];
+                            let n = p.points.len() as u32;
+                            let next = if p.looped {
+                                Some((next + 1) % n)
+                            } else if next + 1 < n {
+                                Some(next + 1)
+                            } else {
+                                None
+                            };
+                            match next.filter(|_| left > 0) {
+                                Some(next) => {
+                                    let goal = p.points[next as usize];
+                                    self.set_goal(i, goal);
+                                    self.plan[i] = Plan::Path {
+                                        path,
+                                        next,
+                                        left: left - 1,
+                                    };
+                                }
+                                None => self.choose_plan(i),
                             }
-                            None => self.choose_plan(i),
                         }
-                    }
-                    Plan::Wander => {
-                        // A short pause to look around before the next leg.
-                        self.state[i] = AgentState::Lingering;
-                        self.timer[i] = 1.0 + self.rand(i) * 3.0;
-                        if self.group_size[i] > 1 {
-                            self.look_at[i] = self.group_middle(i);
+                        Plan::Wander => {
+                            // A short pause to look around before the next leg.
+                            self.state[i] = AgentState::Lingering;
+                            self.timer[i] = 1.0 + self.rand(i) * 3.0;
+                            if self.group_size[i] > 1 {
+                                self.look_at[i] = self.group_middle(i);
+                            }
                         }
+                        Plan::Fixed => self.state[i] = AgentState::Idle,
                     }
-                    Plan::Fixed => self.state[i] = AgentState::Idle,
-                },
+                }
                 AgentState::Lingering | AgentState::Sitting | AgentState::WatchingFountain => {
                     self.timer[i] -= dt;
                     // A member stays until its leader moves the group on.

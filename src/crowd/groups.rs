@@ -186,7 +186,10 @@ impl FormationContext<'_> {
         }
         let place = slot(i - leader);
         let behind = (place - c.pos[i]).dot(forward);
-        Some((place + forward * LEAD, speed * (1.0 + 0.6 * behind).clamp(0.3, 1.4)))
+        Some((
+            place + forward * LEAD,
+            speed * (1.0 + 0.6 * behind).clamp(0.3, 1.4),
+        ))
     }
 }
 
@@ -258,7 +261,8 @@ impl Crowd {
         self.state[m] = AgentState::Walking;
         let spot = |c: &Crowd| {
             let meet = c.goal[leader] - ring_offset(0, n);
-            c.obstacles.resolve(meet + ring_offset(rank, n), BODY_RADIUS)
+            c.obstacles
+                .resolve(meet + ring_offset(rank, n), BODY_RADIUS)
         };
         match self.plan[leader] {
             Plan::Poi(k) if self.state[leader] != AgentState::Scattering => {
@@ -360,11 +364,18 @@ mod tests {
         assert!(abreast.iter().all(|s| s.y == 0.0));
         assert_approx!(abreast[2].x - abreast[0].x, 2.0 * ABREAST_SPACING, 1e-6);
         let v: Vec<Vec2> = (0..n).map(|k| formation_slot(k, n, 0.5)).collect();
-        assert!(v[1].y > v[0].y && v[1].y > v[2].y, "the middle drops back: {v:?}");
+        assert!(
+            v[1].y > v[0].y && v[1].y > v[2].y,
+            "the middle drops back: {v:?}"
+        );
         let file: Vec<Vec2> = (0..n).map(|k| formation_slot(k, n, 1.0)).collect();
         assert!(file.iter().all(|s| s.x == 0.0));
         assert_approx!(file[2].y, 2.0 * FILE_SPACING, 1e-6);
         // Forward is +y: "to the right" is +x, "behind" is −y.
-        assert_approx!(world(Vec2::Y, Vec2::new(1.0, 2.0)), Vec2::new(1.0, -2.0), 1e-6);
+        assert_approx!(
+            world(Vec2::Y, Vec2::new(1.0, 2.0)),
+            Vec2::new(1.0, -2.0),
+            1e-6
+        );
     }
 }

@@ -472,7 +472,11 @@ impl Crowd {
             }
             let p = self.obstacles.resolve(p, BODY_RADIUS);
             let group = (index as u32, self.new_group_size(index));
-            self.push_agent(index, p.clamp(self.level.bounds.min, self.level.bounds.max), group);
+            self.push_agent(
+                index,
+                p.clamp(self.level.bounds.min, self.level.bounds.max),
+                group,
+            );
         }
     }
 

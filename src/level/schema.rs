@@ -345,7 +345,9 @@ pub struct NormalSpeed {
 }
 
 /// A value the designer wrote, as opposed to an absent field: no `Some(..)` in the file.
-fn given<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+fn given<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
     T::deserialize(d).map(Some)
 }
 
