@@ -48,7 +48,9 @@ pub(super) type FormationTarget = Option<(Vec2, f32)>;
 /// groups of mean size m started with chance p hold p·m / (p·m + 1 − p) of the people.
 pub(super) fn start_chance(groups: &Groups) -> f32 {
     let total: f32 = groups.sizes.iter().map(|s| s.weight.max(0.0)).sum();
-    if !(groups.share > 0.0) || !(total > 0.0) {
+    // Written so that NaN (refused by validation) means no groups too.
+    let some = groups.share > 0.0 && total > 0.0;
+    if !some {
         return 0.0;
     }
     let mean: f32 = groups
