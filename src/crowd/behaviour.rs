@@ -70,16 +70,40 @@ impl Crowd {
         self.plan[i] = Plan::Wander;
     }
 
-    /// Picks the agent's next plan by the level's weights: a point of interest (by weight, among
-    /// those with room), a named path, or a stroll to a random free spot.
+    /// Picks the agent's next plan. A group's leader picks for the whole group, which takes the
+    /// plan with it; a member takes its leader's.
     pub(super) fn choose_plan(&mut self, i: usize) {
+        if self.is_member(i) {
+            self.adopt(i);
+            return;
+        }
+        let size = self.group_size[i] as u32;
+        if size <= 1 {
+            self.choose_own_plan(i, 1);
+            return;
+        }
+        // Members give up their places first, so the group's new spot has room for all.
+        for m in self.group(i).skip(1) {
+            if self.state[m] != AgentState::Scattering {
+                self.release_place(m);
+            }
+        }
+        self.choose_own_plan(i, size);
+        self.leader_takes_ring_place(i);
+        self.share_plan(i);
+    }
+
+    /// Picks a plan by the level's weights: a point of interest (by weight, among those with room
+    /// for `room` people), a named path, or a stroll to a random free spot.
+    fn choose_own_plan(&mut self, i: usize, room: u32) {
         let b = self.level.crowd.behaviour.clone();
+        let has_room = |occupied: u32, capacity: u32| occupied.saturating_add(room) <= capacity;
         let pois_free: f32 = self
             .level
             .points_of_interest
             .iter()
             .enumerate()
-            .filter(|(k, p)| self.poi_occupancy[*k] < p.capacity)
+            .filter(|(k, p)| has_room(self.poi_occupancy[*k], p.capacity))
             .map(|(_, p)| p.weight.max(0.0))
             .sum();
         let w_poi = if pois_free > 0.0 {
@@ -101,7 +125,7 @@ impl Crowd {
             let mut pick = self.rand(i) * pois_free;
             let mut chosen = None;
             for (k, p) in self.level.points_of_interest.iter().enumerate() {
-                if self.poi_occupancy[k] >= p.capacity {
+                if !has_room(self.poi_occupancy[k], p.capacity) {
                     continue;
                 }
                 pick -= p.weight.max(0.0);
@@ -189,8 +213,9 @@ impl Crowd {
             Activity::Linger => {
                 self.state[i] = AgentState::Lingering;
                 self.timer[i] = draw(&b.linger_seconds, r);
-                // Small groups face the middle of their spot: they talk to each other.
-                self.look_at[i] = Some(poi.position);
+                // Small groups face the middle of their spot (a walking group its own middle):
+                // they talk to each other.
+                self.look_at[i] = Some(self.group_middle(i).unwrap_or(poi.position));
             }
             Activity::Sit => {
                 self.state[i] = AgentState::Sitting;
@@ -260,7 +285,9 @@ impl Crowd {
                 let f = front as usize;
                 if self.pos[f].distance(self.goal[f]) < ARRIVE {
                     self.timer[f] -= dt;
-                    if self.timer[f] <= 0.0 {
+                    if self.timer[f] <= 0.0 && self.is_member(f) {
+                        self.wait_for_group(f);
+                    } else if self.timer[f] <= 0.0 {
                         self.release_place(f);
                         self.choose_plan(f);
                     }
@@ -282,41 +309,47 @@ impl Crowd {
             self.hero_attention[i] = (self.hero_attention[i] - dt).max(0.0);
             let arrived = self.pos[i].distance(self.goal[i]) < ARRIVE;
             match self.state[i] {
-                AgentState::Walking if arrived => match self.plan[i] {
-                    Plan::Poi(k) => self.arrive_at_poi(i, k),
-                    Plan::Path { path, next, left } => {
-                        let p = &self.level.paths[path as usize];
-                        let n = p.points.len() as u32;
-                        let next = if p.looped {
-                            Some((next + 1) % n)
-                        } else if next + 1 < n {
-                            Some(next + 1)
-                        } else {
-                            None
-                        };
-                        match next.filter(|_| left > 0) {
-                            Some(next) => {
-                                let goal = p.points[next as usize];
-                                self.set_goal(i, goal);
-                                self.plan[i] = Plan::Path {
-                                    path,
-                                    next,
-                                    left: left - 1,
-                                };
+                AgentState::Walking if arrived && !self.follows_walking_leader(i) => {
+                    match self.plan[i] {
+                        Plan::Poi(k) => self.arrive_at_poi(i, k),
+                        Plan::Path { path, next, left } => {
+                            let p = &self.level.paths[path as usize];
+                            let n = p.points.len() as u32;
+                            let next = if p.looped {
+                                Some((next + 1) % n)
+                            } else if next + 1 < n {
+                                Some(next + 1)
+                            } else {
+                                None
+                            };
+                            match next.filter(|_| left > 0) {
+                                Some(next) => {
+                                    let goal = p.points[next as usize];
+                                    self.set_goal(i, goal);
+                                    self.plan[i] = Plan::Path {
+                                        path,
+                                        next,
+                                        left: left - 1,
+                                    };
+                                }
+                                None => self.choose_plan(i),
                             }
-                            None => self.choose_plan(i),
                         }
+                        Plan::Wander => {
+                            // A short pause to look around before the next leg.
+                            self.state[i] = AgentState::Lingering;
+                            self.timer[i] = 1.0 + self.rand(i) * 3.0;
+                            if self.group_size[i] > 1 {
+                                self.look_at[i] = self.group_middle(i);
+                            }
+                        }
+                        Plan::Fixed => self.state[i] = AgentState::Idle,
                     }
-                    Plan::Wander => {
-                        // A short pause to look around before the next leg.
-                        self.state[i] = AgentState::Lingering;
-                        self.timer[i] = 1.0 + self.rand(i) * 3.0;
-                    }
-                    Plan::Fixed => self.state[i] = AgentState::Idle,
-                },
+                }
                 AgentState::Lingering | AgentState::Sitting | AgentState::WatchingFountain => {
                     self.timer[i] -= dt;
-                    if self.timer[i] <= 0.0 {
+                    // A member stays until its leader moves the group on.
+                    if self.timer[i] <= 0.0 && !self.is_member(i) {
                         self.release_place(i);
                         self.choose_plan(i);
                     }

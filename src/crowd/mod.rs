@@ -8,10 +8,12 @@ mod animate;
 mod behaviour;
 mod constraints;
 pub mod grid;
+pub mod groups;
 pub mod nav;
 pub mod obstacles;
 pub mod sim_lod;
 mod sorted;
+mod speed;
 mod steering;
 
 use glam::{Vec2, Vec3};
@@ -148,6 +150,18 @@ pub struct Crowd {
     pub variant: Vec<Variant>,
     pub color: Vec<Vec3>,
     pub anim: Vec<AnimState>,
+    /// The first agent of each agent's walking group (itself when it walks alone): a group is a
+    /// run of consecutive agents, its leader first.
+    pub group_leader: Vec<u32>,
+    /// People in the agent's group (1: alone).
+    pub group_size: Vec<u8>,
+    /// Where each agent steers this step and how fast, when its group's formation decides;
+    /// empty when the level has no groups.
+    formation: Vec<groups::FormationTarget>,
+    /// Scratch for the formation pass: each walking group's shape, at its leader's index.
+    group_shapes: Vec<Option<groups::GroupShape>>,
+    /// The chance that a new person starts a group (0: the level has none).
+    group_chance: f32,
     rng_state: Vec<u64>,
     // Shared state.
     poi_occupancy: Vec<u32>,
@@ -221,13 +235,20 @@ fn grid_cell_for(count: usize, area: f32) -> f32 {
 /// A small, fast, seedable generator (splitmix64): each agent owns one, so what one agent draws
 /// never depends on the order others are updated in.
 pub(crate) fn next_random(state: &mut u64) -> f32 {
+    (splitmix64(state) >> 40) as f32 / (1u64 << 24) as f32
+}
+
+/// The next 64 random bits of a splitmix64 state.
+pub(crate) fn splitmix64(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^= z >> 31;
-    (z >> 40) as f32 / (1u64 << 24) as f32
+    z ^ (z >> 31)
 }
+
+/// Salt of the generator that decides who walks in a group.
+const GROUP_SALT: u64 = 0x6A09_E667_F3BC_C909;
 
 fn agent_seed(seed: u64, index: usize) -> u64 {
     let mut s = seed ^ (index as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93);
@@ -255,6 +276,11 @@ impl Crowd {
             variant: Vec::new(),
             color: Vec::new(),
             anim: Vec::new(),
+            group_leader: Vec::new(),
+            group_size: Vec::new(),
+            formation: Vec::new(),
+            group_shapes: Vec::new(),
+            group_chance: groups::start_chance(&level.crowd.groups),
             rng_state: Vec::new(),
             poi_occupancy: vec![0; level.points_of_interest.len()],
             queues: vec![Vec::new(); level.points_of_interest.len()],
@@ -306,7 +332,7 @@ impl Crowd {
     pub fn with_fixed_goals(level: &Level, starts_goals: &[(Vec2, Vec2)], seed: u64) -> Self {
         let mut c = Crowd::empty(level, seed);
         for (i, &(start, goal)) in starts_goals.iter().enumerate() {
-            c.push_agent(i, start);
+            c.push_agent(i, start, (i as u32, 1));
             let last = c.len() - 1;
             c.release_place(last);
             c.set_goal(last, goal);
@@ -326,7 +352,7 @@ impl Crowd {
     ) -> Self {
         let mut c = Crowd::empty(level, seed);
         for (i, (start, route)) in starts_routes.iter().enumerate() {
-            c.push_agent(i, *start);
+            c.push_agent(i, *start, (i as u32, 1));
             let last = c.len() - 1;
             c.release_place(last);
             c.route_requests.retain(|&a| a as usize != last);
@@ -423,6 +449,10 @@ impl Crowd {
         self.variant.truncate(n);
         self.color.truncate(n);
         self.anim.truncate(n);
+        self.group_leader.truncate(n);
+        self.group_size.truncate(n);
+        self.formation.truncate(n);
+        self.trim_last_group(n);
         self.rng_state.truncate(n);
         self.pending_dt.truncate(n);
         self.steer_dt.truncate(n);
@@ -439,6 +469,11 @@ impl Crowd {
         }
         for _ in 0..wanted.min(SPAWN_PER_STEP) {
             let index = self.len();
+            if let Some(group) = self.open_group(index) {
+                let p = self.member_spawn(group.0 as usize, index);
+                self.push_agent(index, p, group);
+                continue;
+            }
             let mut rng = agent_seed(self.seed, index);
             let mut pick = next_random(&mut rng) * total;
             let mut zone = &zones[zones.len() - 1];
@@ -468,15 +503,57 @@ impl Crowd {
                 }
             }
             let p = self.obstacles.resolve(p, BODY_RADIUS);
-            self.push_agent(index, p.clamp(self.level.bounds.min, self.level.bounds.max));
+            let group = (index as u32, self.new_group_size(index));
+            self.push_agent(
+                index,
+                p.clamp(self.level.bounds.min, self.level.bounds.max),
+                group,
+            );
         }
     }
 
-    fn push_agent(&mut self, index: usize, p: Vec2) {
+    /// The group (leader, size) agent `index` joins when the one before it started a group that
+    /// is not full yet.
+    fn open_group(&self, index: usize) -> Option<(u32, u8)> {
+        let last = index.checked_sub(1)?;
+        let (leader, size) = (self.group_leader[last], self.group_size[last]);
+        ((index - leader as usize) < size as usize).then_some((leader, size))
+    }
+
+    /// 1 for someone walking alone, else the size of the group agent `index` starts. Drawn from
+    /// a generator of its own, so a level without groups draws exactly what it always did.
+    fn new_group_size(&self, index: usize) -> u8 {
+        if self.group_chance <= 0.0 {
+            return 1;
+        }
+        let mut rng = agent_seed(self.seed ^ GROUP_SALT, index);
+        if next_random(&mut rng) < self.group_chance {
+            groups::pick_size(&self.level.crowd.groups, &mut rng)
+        } else {
+            1
+        }
+    }
+
+    /// A free place within a metre or so of the group's leader.
+    fn member_spawn(&self, leader: usize, index: usize) -> Vec2 {
+        let mut rng = agent_seed(self.seed ^ GROUP_SALT, index);
+        let centre = self.pos[leader];
+        let mut p = centre;
+        for _ in 0..12 {
+            let a = next_random(&mut rng) * std::f32::consts::TAU;
+            p = centre + Vec2::from_angle(a) * (0.5 + next_random(&mut rng) * 0.7);
+            if self.obstacles.is_free(p, BODY_RADIUS) {
+                break;
+            }
+        }
+        let b = self.level.bounds;
+        self.obstacles.resolve(p, BODY_RADIUS).clamp(b.min, b.max)
+    }
+
+    /// Adds agent `index` at `p`, in `group` (its leader and size), and lets it choose a plan.
+    fn push_agent(&mut self, index: usize, p: Vec2, group: (u32, u8)) {
         let mut rng = agent_seed(self.seed ^ 0xA5A5, index);
-        let cr = &self.level.crowd;
-        let speed =
-            cr.walk_speed.min + (cr.walk_speed.max - cr.walk_speed.min) * next_random(&mut rng);
+        let speed = speed::draw_speed(&self.level.crowd.walk_speed, &mut rng);
         let (variant, color) = pick_variant(&self.level, &mut rng);
         self.pos.push(p);
         self.vel.push(Vec2::ZERO);
@@ -496,6 +573,11 @@ impl Crowd {
         // A random phase so the crowd is not in lockstep.
         self.anim
             .push(AnimState::new(ClipKind::Idle, next_random(&mut rng) * 4.0));
+        self.group_leader.push(group.0);
+        self.group_size.push(group.1);
+        if self.group_chance > 0.0 {
+            self.formation.push(None);
+        }
         self.rng_state.push(rng);
         self.pending_dt.push(0.0);
         self.steer_dt.push(0.0);
@@ -543,6 +625,7 @@ impl Crowd {
         self.plan_routes();
         t.plan_ms = lap(&mut since);
         self.update_behaviour(dt, inputs);
+        self.update_formations();
         t.behaviour_ms = lap(&mut since);
         let mut sorted = std::mem::take(&mut self.sorted);
         let mut records = std::mem::take(&mut self.records);

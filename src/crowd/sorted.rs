@@ -85,11 +85,18 @@ impl SortedAgents {
                 if crowd.active[i] {
                     bits |= ACTIVE;
                 }
+                // A walking group's formation steers its members (and slows its leader).
+                let (target, pref_speed) = crowd
+                    .formation
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .unwrap_or_else(|| (crowd.steering_target(i), crowd.pref_speed[i]));
                 *r = HotRecord {
                     pos: crowd.pos[i],
                     vel: crowd.vel[i],
-                    target: crowd.steering_target(i),
-                    pref_speed: crowd.pref_speed[i],
+                    target,
+                    pref_speed,
                     steer_dt: crowd.steer_dt[i],
                     flags: bits,
                 };

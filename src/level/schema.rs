@@ -315,11 +315,84 @@ pub struct CrowdSettings {
     pub count: u32,
     pub models: Vec<CrowdModel>,
     pub variant_groups: Vec<VariantGroup>,
-    /// Preferred walking speed range in m/s.
-    pub walk_speed: Range,
+    /// Preferred walking speeds in m/s: uniform over `min..max`, or normal and clamped to it.
+    pub walk_speed: WalkSpeed,
     pub seed: u64,
     #[serde(default)]
     pub behaviour: Behaviour,
+    /// Who walks in company, and in groups of how many; absent: everyone walks alone.
+    #[serde(default)]
+    pub groups: Groups,
+}
+
+/// Preferred walking speeds: `(min: 1.0, max: 1.6)` draws uniformly from the range;
+/// `(min: 0.6, max: 2.0, normal: (mean: 1.34, sd: 0.26))` draws from the normal distribution
+/// and clamps to the range (Weidmann 1993 measured 1.34 ± 0.26 m/s on free walkways).
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WalkSpeed {
+    pub min: f32,
+    pub max: f32,
+    #[serde(default, deserialize_with = "given")]
+    pub normal: Option<NormalSpeed>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NormalSpeed {
+    pub mean: f32,
+    /// Standard deviation.
+    pub sd: f32,
+}
+
+/// A value the designer wrote, as opposed to an absent field: no `Some(..)` in the file.
+fn given<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+/// Walking groups (Moussaïd et al. 2010: most people in a plaza walk with one to three others).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Groups {
+    /// Share of people (0 to 1) who walk in a group rather than alone.
+    pub share: f32,
+    /// The mix of group sizes, by relative weight of groups.
+    pub sizes: Vec<GroupSize>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GroupSize {
+    /// People in the group, 2 to `MAX_GROUP_SIZE`.
+    pub size: u32,
+    pub weight: f32,
+}
+
+/// The largest walking group a level may ask for.
+pub const MAX_GROUP_SIZE: u32 = 6;
+
+impl Default for Groups {
+    fn default() -> Self {
+        Groups {
+            share: 0.0,
+            sizes: vec![
+                GroupSize {
+                    size: 2,
+                    weight: 0.6,
+                },
+                GroupSize {
+                    size: 3,
+                    weight: 0.3,
+                },
+                GroupSize {
+                    size: 4,
+                    weight: 0.1,
+                },
+            ],
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]

@@ -692,7 +692,8 @@ impl Checker<'_> {
     /// The crowd's speeds and behaviour settings, and whether that many people fit at all.
     fn crowd_behaviour(&mut self, level: &Level) {
         let cr = &level.crowd;
-        self.range("crowd.walk_speed", &cr.walk_speed, 0.1, 6.0);
+        self.walk_speed(&cr.walk_speed);
+        self.groups(&cr.groups);
         let be = &cr.behaviour;
         for (name, w) in [
             ("stroll_weight", be.stroll_weight),
@@ -744,6 +745,54 @@ impl Checker<'_> {
                     ),
                 );
             }
+        }
+    }
+
+    /// The speed range, and the normal distribution inside it when one is given.
+    fn walk_speed(&mut self, w: &WalkSpeed) {
+        let range = Range {
+            min: w.min,
+            max: w.max,
+        };
+        self.range("crowd.walk_speed", &range, 0.1, 6.0);
+        let Some(n) = w.normal else {
+            return;
+        };
+        self.in_range("crowd.walk_speed.normal.mean", n.mean, w.min, w.max);
+        self.in_range("crowd.walk_speed.normal.sd", n.sd, 0.0, 3.0);
+        if self.found.is_none() && n.sd > 0.0 && w.min >= w.max {
+            self.fail(
+                "crowd.walk_speed",
+                format!(
+                    "min {} must be below max {} for a normal distribution to clamp to",
+                    w.min, w.max
+                ),
+            );
+        }
+    }
+
+    /// The share of people in groups and the size mix.
+    fn groups(&mut self, g: &Groups) {
+        self.in_range("crowd.groups.share", g.share, 0.0, 1.0);
+        self.at_most("crowd.groups.sizes", "items", g.sizes.len(), MAX_LIST_ITEMS);
+        for (i, s) in g.sizes.iter().enumerate() {
+            if !(2..=MAX_GROUP_SIZE).contains(&s.size) {
+                self.fail(
+                    format!("crowd.groups.sizes[{i}].size"),
+                    format!(
+                        "{} is outside the allowed range 2 to {MAX_GROUP_SIZE}",
+                        s.size
+                    ),
+                );
+            }
+            self.at_least(&format!("crowd.groups.sizes[{i}].weight"), s.weight, 0.0);
+        }
+        let total: f32 = g.sizes.iter().map(|s| s.weight).sum();
+        if self.found.is_none() && g.share > 0.0 && total <= 0.0 {
+            self.fail(
+                "crowd.groups.sizes",
+                "people walk in groups (share above 0): at least one size needs a weight above 0",
+            );
         }
     }
 

@@ -1,8 +1,9 @@
 //! Debug overlay (F3): each nearby agent's behaviour state written above its head, coloured by
-//! state, so a designer can see the state machines at work.
+//! state, so a designer can see the state machines at work; walking groups are linked member to
+//! leader at waist height, and the leader's label says the group's size.
 
 use glam::{Mat4, Vec3};
-use macroquad::prelude::{draw_rectangle, draw_text, measure_text, Color};
+use macroquad::prelude::{draw_line, draw_rectangle, draw_text, measure_text, Color};
 
 use crate::crowd::{AgentState, Crowd};
 
@@ -72,8 +73,35 @@ pub fn to_screen(view_proj: &Mat4, p: Vec3, width: f32, height: f32) -> Option<(
     Some(((ndc.x + 1.0) * 0.5 * width, (1.0 - ndc.y) * 0.5 * height))
 }
 
+const GROUP_LINK: Color = Color::new(1.0, 0.35, 0.85, 0.9);
+
+/// A line from member `i` to its group's leader, at waist height.
+fn draw_group_link(crowd: &Crowd, i: usize, view_proj: &Mat4, width: f32, height: f32) {
+    let leader = crowd.group_leader[i] as usize;
+    if leader == i || leader >= crowd.len() {
+        return;
+    }
+    let waist = |k: usize| Vec3::new(crowd.pos[k].x, 1.0, crowd.pos[k].y);
+    let a = to_screen(view_proj, waist(i), width, height);
+    let b = to_screen(view_proj, waist(leader), width, height);
+    if let (Some((ax, ay)), Some((bx, by))) = (a, b) {
+        draw_line(ax, ay, bx, by, 2.0, GROUP_LINK);
+    }
+}
+
+/// A person's label: its behaviour, and for a group's leader the group's size.
+fn label(crowd: &Crowd, i: usize) -> String {
+    let size = crowd.group(i).len();
+    if size > 1 && crowd.group_leader[i] as usize == i {
+        format!("{} · group of {size}", crowd.state_label(i))
+    } else {
+        crowd.state_label(i).to_string()
+    }
+}
+
 /// Labels the nearby agents with their behaviour, nearer ones first and none covering another
-/// or a panel (`panels`, as last drawn), each on a dark box so it reads over any scene.
+/// or a panel (`panels`, as last drawn), each on a dark box so it reads over any scene; group
+/// links are drawn for every nearby member, under the labels.
 pub fn draw(crowd: &Crowd, view_proj: &Mat4, eye: Vec3, screen: glam::Vec2, panels: &[Rect]) {
     let (width, height) = (screen.x, screen.y);
     let mut spots = Vec::new();
@@ -88,7 +116,8 @@ pub fn draw(crowd: &Crowd, view_proj: &Mat4, eye: Vec3, screen: glam::Vec2, pane
         let Some((x, y)) = to_screen(view_proj, head, width, height) else {
             continue;
         };
-        let w = measure_text(crowd.state_label(i), None, FONT, 1.0).width;
+        draw_group_link(crowd, i, view_proj, width, height);
+        let w = measure_text(&label(crowd, i), None, FONT, 1.0).width;
         let rect = Rect {
             x: x - w * 0.5 - 3.0,
             y: y - f32::from(FONT),
@@ -102,7 +131,7 @@ pub fn draw(crowd: &Crowd, view_proj: &Mat4, eye: Vec3, screen: glam::Vec2, pane
         let (i, r) = (agents[k], spots[k].rect);
         draw_rectangle(r.x, r.y, r.w, r.h, Color::new(0.0, 0.0, 0.0, 0.7));
         draw_text(
-            crowd.state_label(i),
+            &label(crowd, i),
             r.x + 3.0,
             r.y + f32::from(FONT) - 1.0,
             f32::from(FONT),
