@@ -117,7 +117,7 @@ pub fn draw(crowd: &Crowd, view_proj: &Mat4, eye: Vec3, screen: glam::Vec2, pane
             continue;
         };
         draw_group_link(crowd, i, view_proj, width, height);
-        let w = measure_text(&label(crowd, i), None, FONT, 1.0).width;
+        let w = measure_text(label(crowd, i).as_str(), None, FONT, 1.0).width;
         let rect = Rect {
             x: x - w * 0.5 - 3.0,
             y: y - f32::from(FONT),
@@ -131,7 +131,7 @@ pub fn draw(crowd: &Crowd, view_proj: &Mat4, eye: Vec3, screen: glam::Vec2, pane
         let (i, r) = (agents[k], spots[k].rect);
         draw_rectangle(r.x, r.y, r.w, r.h, Color::new(0.0, 0.0, 0.0, 0.7));
         draw_text(
-            &label(crowd, i),
+            label(crowd, i).as_str(),
             r.x + 3.0,
             r.y + f32::from(FONT) - 1.0,
             f32::from(FONT),
