@@ -1,7 +1,7 @@
 //! The hero's Animation (F5) and Expressions (F6) panels, drawn with shapes so screenshots show
 //! them. They edit the plain-data `Hero`; the counters come from it and from the renderer.
 
-use macroquad::prelude::{draw_rectangle, draw_rectangle_lines, draw_text, Color};
+use macroquad::prelude::{draw_rectangle, draw_rectangle_lines, draw_text, measure_text, Color};
 
 use super::pointer::Pointer;
 use super::scale::logical_size;
@@ -36,6 +36,20 @@ fn button(p: &Pointer, r: Rect, label: &str, active: bool) -> bool {
     p.left_pressed_in(&r)
 }
 
+/// `label` cut to `width` pixels, ending in "…" when cut (morph names from models run long:
+/// "angled_eyebrows", "HideHairBalls").
+fn fit_label(label: &str, width: f32) -> String {
+    let fits = |s: &str| measure_text(s, None, FONT as u16, 1.0).width <= width;
+    if fits(label) {
+        return label.to_string();
+    }
+    let mut cut: String = label.to_string();
+    while !cut.is_empty() && !fits(&format!("{cut}…")) {
+        cut.pop();
+    }
+    format!("{cut}…")
+}
+
 fn text(s: &str, x: f32, y: f32) {
     draw_text(s, x, y, FONT, TEXT);
 }
@@ -50,7 +64,7 @@ impl HeroPanels {
     /// `at` is (x, baseline y, width) of the row.
     fn slider(&mut self, id: u32, at: [f32; 3], label: &str, value: f32, max: f32) -> Option<f32> {
         let [x, y, w] = at;
-        let label_w = 96.0;
+        let label_w = 124.0;
         let track = Rect {
             x: x + label_w,
             y: y - 12.0,
@@ -67,8 +81,7 @@ impl HeroPanels {
         } else {
             0.0
         };
-        let short: String = label.chars().take(11).collect();
-        draw_text(&short, x, y, FONT, DIM);
+        draw_text(fit_label(label, label_w - 6.0).as_str(), x, y, FONT, DIM);
         let mid = track.y + track.h * 0.5;
         draw_rectangle(track.x, mid - 2.0, track.w, 4.0, TRACK);
         draw_rectangle(track.x, mid - 2.0, track.w * frac, 4.0, FILL);
