@@ -28,8 +28,8 @@ cullview.jpg | culling view (F7): yellow frustum, culled people in red          
 market.jpg   | the market street level                                            | levels/market.ron | - | --frames 40
 knights.jpg  | market visitors close up: knights with shields and swords, robots | levels/market.ron | s/weight: 0.4,/weight: 40.0,/ ; camera: (mode: Orbit, target: (0.0, 1.0, -120.0), distance: 9.0, yaw_deg: 160.0, pitch_deg: 12.0, fov_deg: 55.0) | --crowd 600 --frames 50
 bench.png    | median frame time per mode with its p5-p95 band and the 60/30 fps budgets (log-log) | bench | - | --sizes 30,100,300 --modes pipeline,vat,instanced,naive --frames 30 --warmup 2
-fundamental_diagram.png | speed against density in a one-way corridor over Weidmann's curve | validate | - | --only fundamental_diagram
-bottleneck_flow.png     | flow through doors 0.8-2.4 m wide over the experiments' range     | validate | - | --only bottleneck
+fundamental_diagram.png | speed against density in a one-way corridor over the Weidmann curve | validate | - | --only fundamental_diagram
+bottleneck_flow.png     | flow through doors 0.8-2.4 m wide over the range of the experiments | validate | - | --only bottleneck
 lane_order.png          | lane order rising from 0.5 to above 0.8 in counterflow             | validate | - | --only counterflow
 '
 

@@ -46,6 +46,12 @@ fn parse_table(script: &str) -> Result<Vec<Row>, String> {
         if line.trim().is_empty() {
             continue;
         }
+        if line.contains('\'') {
+            return Err(format!(
+                "{SCRIPT}:{}: a row may not hold `'`: it ends the table's shell string (`{line}`)",
+                n + 1
+            ));
+        }
         let fields: Vec<&str> = line.split('|').map(str::trim).collect();
         if fields.len() != 5 || fields.iter().any(|f| f.is_empty()) {
             return Err(format!(
@@ -259,6 +265,11 @@ fn table_parser_reads_rows_and_refuses_broken_ones() {
     assert!(parse_table("PICTURES='\n")
         .unwrap_err()
         .contains("not closed"));
+    // An apostrophe in a caption ends the shell string: bash then runs the rest as commands.
+    let quote = "PICTURES='\na.png | over Weidmann's curve | validate | - | --only x\n'\n";
+    assert!(parse_table(quote)
+        .unwrap_err()
+        .contains(":2: a row may not hold"));
     assert!(parse_table("nothing")
         .unwrap_err()
         .contains("no `PICTURES='`"));

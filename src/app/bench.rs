@@ -9,7 +9,7 @@ use macroquad::prelude::{
 };
 
 use crate::bench::args::{BenchArgs, BenchMode};
-use crate::bench::estimate::{calibration_sizes, format_duration, CostModel, Progress};
+use crate::bench::estimate::{announce_plan, calibration_sizes, CostModel, Progress};
 use crate::bench::{bench_game, camera_for_frame, GlRun, RunSamples, BENCH_ASPECT, BENCH_DT};
 use crate::crowd_assets::loader::CrowdAssetLoader;
 use crate::extract::{crowd_source, Extractor, Screen};
@@ -81,19 +81,8 @@ async fn bench(args: &BenchArgs, level: &Level) -> Result<GlRun, String> {
         let at_large = b.calibrate(mode, large).await?;
         models.push(CostModel::fit((small, at_small), (large, at_large)));
     }
-    let plan = args
-        .sizes()
-        .iter()
-        .flat_map(|&n| models.iter().map(move |m| m.frame_ms(n) * f64::from(total)))
-        .collect();
-    let mut progress = Progress::new(plan);
+    let mut progress = announce_plan(args.sizes(), &models, total, (small, large), "mode");
     let estimated_ms = progress.total_ms();
-    eprintln!(
-        "bench: {} runs of {total} frames, estimated {} (from frames timed at {small} and {large} \
-         agents per mode)",
-        args.sizes().len() * modes.len(),
-        format_duration(estimated_ms)
-    );
     let mut rows = Vec::new();
     for &agents in args.sizes() {
         for &mode in &modes {

@@ -123,6 +123,35 @@ impl Progress {
     }
 }
 
+/// The plan of a whole run from each mode's cost model (`models`, in run order within a size),
+/// announced on stderr before any measuring: how many runs, of how many frames, how long.
+/// `small` and `large` are the calibration sizes, `what` names a model's kind ("mode",
+/// "variant").
+pub fn announce_plan(
+    sizes: &[u32],
+    models: &[CostModel],
+    frames: u32,
+    (small, large): (u32, u32),
+    what: &str,
+) -> Progress {
+    let plan = sizes
+        .iter()
+        .flat_map(|&n| {
+            models
+                .iter()
+                .map(move |m| m.frame_ms(n) * f64::from(frames))
+        })
+        .collect();
+    let progress = Progress::new(plan);
+    eprintln!(
+        "bench: {} runs of {frames} frames, estimated {} (from frames timed at {small} and {large} \
+         agents per {what})",
+        sizes.len() * models.len(),
+        format_duration(progress.total_ms())
+    );
+    progress
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

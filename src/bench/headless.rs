@@ -2,7 +2,7 @@
 //! (unless `--no-sim-lod`), each with its phases, plus culling and packing; no window.
 
 use super::args::{BenchArgs, BenchMode};
-use super::estimate::{calibration_sizes, format_duration, CostModel, Progress};
+use super::estimate::{announce_plan, calibration_sizes, CostModel};
 use super::report::{SimRow, SimSamples};
 use super::{bench_game, camera_for_frame, timed_cpu_frame, Machine, PackedCrowd, BENCH_ASPECT};
 use crate::game::{Game, SimViewPolicy};
@@ -87,19 +87,8 @@ pub fn run_headless(args: &BenchArgs, level: &Level) -> HeadlessRun {
             )
         })
         .collect();
-    let plan = args
-        .sizes()
-        .iter()
-        .flat_map(|&n| models.iter().map(move |m| m.frame_ms(n) * f64::from(total)))
-        .collect();
-    let mut progress = Progress::new(plan);
+    let mut progress = announce_plan(args.sizes(), &models, total, (small, large), "variant");
     let estimated_ms = progress.total_ms();
-    eprintln!(
-        "bench: {} runs of {total} frames, estimated {} (from frames timed at {small} and {large} \
-         agents per variant)",
-        args.sizes().len() * variants.len(),
-        format_duration(estimated_ms)
-    );
     let mut rows = Vec::new();
     let mut packed = PackedCrowd::default();
     for &agents in args.sizes() {
