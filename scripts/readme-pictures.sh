@@ -12,21 +12,23 @@
 #   edits    `-`, or changes to a copy of the level, separated by ` ; `: `camera: (...)` replaces
 #            the level's camera line, `s/OLD/NEW/` is a sed substitution. Each edit must change
 #            the level, so a picture fails loudly instead of drifting when the level changes.
-#   args     arguments for `throng` (or `throng bench`)
+#   args     arguments for `throng` (or `throng bench`, `throng validate`). Screenshots run with
+#            `--no-adaptive-quality`: a software renderer cannot hold the 33 ms budget, and the
+#            pictures show the game at full quality, not its cheapest rung.
 # Adding a picture is one row here plus its link in the README; tests/docs_pictures.rs checks
 # that the two lists match.
 PICTURES='
-plaza.jpg    | the default plaza, 2,000 skinned people, HUD                       | levels/plaza.ron  | - | --frames 40
-crowd.jpg    | close up: outfits, skin tones, hats, bags, balloons, several clips | levels/plaza.ron  | camera: (mode: Orbit, target: (6.0, 1.0, 12.0), distance: 11.0, yaw_deg: 30.0, pitch_deg: 14.0, fov_deg: 50.0) | --frames 40
-hero.jpg     | the hero (Godette) waving among the crowd, follow camera          | levels/plaza.ron  | - | --follow --hero-autopilot wave --frames 40
-overlay.jpg  | behaviour labels (F3) over the people round the fountain          | levels/plaza.ron  | camera: (mode: Orbit, target: (0.0, 1.0, 4.0), distance: 20.0, yaw_deg: 30.0, pitch_deg: 45.0, fov_deg: 50.0) | --agent-overlay --frames 60
-groups.jpg   | walking groups (F3): pairs and threes side by side, pink links to each leader | levels/plaza.ron  | camera: (mode: Orbit, target: (18.0, 1.0, 24.0), distance: 16.0, yaw_deg: 20.0, pitch_deg: 42.0, fov_deg: 50.0) | --agent-overlay --frames 150
-perf.jpg     | the performance lab panel (Tab) over the plaza                    | levels/plaza.ron  | - | --perf-panel --frames 40
-panels.jpg   | every panel at 1280x720: Tab, F3 labels, F4 editor, F5/F6 hero; none cut off or overlapping | levels/plaza.ron  | camera: (mode: Orbit, target: (0.0, 1.0, 4.0), distance: 20.0, yaw_deg: 30.0, pitch_deg: 45.0, fov_deg: 50.0) | --perf-panel --agent-overlay --curve-editor --hero-panels --frames 40
-lod.jpg      | LOD colours: red near, green mid, blue far, from a low camera     | levels/plaza.ron  | camera: (mode: Orbit, target: (0.0, 1.5, 30.0), distance: 20.0, yaw_deg: 0.0, pitch_deg: 8.0, fov_deg: 60.0) ; s/lod: \(near: 25.0, mid: 90.0,/lod: (near: 25.0, mid: 60.0,/ | --lod-colors --frames 30
-cullview.jpg | culling view (F7): yellow frustum, culled people in red           | levels/plaza.ron  | - | --cull-view --frames 30
-market.jpg   | the market street level                                            | levels/market.ron | - | --frames 40
-knights.jpg  | market visitors close up: knights with shields and swords, robots | levels/market.ron | s/weight: 0.4,/weight: 40.0,/ ; camera: (mode: Orbit, target: (0.0, 1.0, -120.0), distance: 9.0, yaw_deg: 160.0, pitch_deg: 12.0, fov_deg: 55.0) | --crowd 600 --frames 50
+plaza.jpg    | the default plaza, 2,000 skinned people, HUD                       | levels/plaza.ron  | - | --no-adaptive-quality --frames 40
+crowd.jpg    | close up: outfits, skin tones, hats, bags, balloons, several clips | levels/plaza.ron  | camera: (mode: Orbit, target: (6.0, 1.0, 12.0), distance: 11.0, yaw_deg: 30.0, pitch_deg: 14.0, fov_deg: 50.0) | --no-adaptive-quality --frames 40
+hero.jpg     | the hero (Godette) waving among the crowd, follow camera          | levels/plaza.ron  | - | --no-adaptive-quality --follow --hero-autopilot wave --frames 40
+overlay.jpg  | behaviour labels (F3) over the people round the fountain          | levels/plaza.ron  | camera: (mode: Orbit, target: (0.0, 1.0, 4.0), distance: 20.0, yaw_deg: 30.0, pitch_deg: 45.0, fov_deg: 50.0) | --no-adaptive-quality --agent-overlay --frames 60
+groups.jpg   | walking groups (F3): pairs and threes side by side, pink links to each leader | levels/plaza.ron  | camera: (mode: Orbit, target: (18.0, 1.0, 24.0), distance: 16.0, yaw_deg: 20.0, pitch_deg: 42.0, fov_deg: 50.0) | --no-adaptive-quality --agent-overlay --frames 150
+perf.jpg     | the performance lab panel (Tab) over the plaza                    | levels/plaza.ron  | - | --no-adaptive-quality --perf-panel --frames 40
+panels.jpg   | every panel at 1280x720: Tab, F3 labels, F4 editor, F5/F6 hero; none cut off or overlapping | levels/plaza.ron  | camera: (mode: Orbit, target: (0.0, 1.0, 4.0), distance: 20.0, yaw_deg: 30.0, pitch_deg: 45.0, fov_deg: 50.0) | --no-adaptive-quality --perf-panel --agent-overlay --curve-editor --hero-panels --frames 40
+lod.jpg      | LOD colours: red near, green mid, blue far, from a low camera     | levels/plaza.ron  | camera: (mode: Orbit, target: (0.0, 1.5, 30.0), distance: 20.0, yaw_deg: 0.0, pitch_deg: 8.0, fov_deg: 60.0) ; s/lod: \(near: 25.0, mid: 90.0,/lod: (near: 25.0, mid: 60.0,/ | --no-adaptive-quality --lod-colors --frames 30
+cullview.jpg | culling view (F7): yellow frustum, culled people in red           | levels/plaza.ron  | - | --no-adaptive-quality --cull-view --frames 30
+market.jpg   | the market street level                                            | levels/market.ron | - | --no-adaptive-quality --frames 40
+knights.jpg  | market visitors close up: knights with shields and swords, robots | levels/market.ron | s/weight: 0.4,/weight: 40.0,/ ; camera: (mode: Orbit, target: (0.0, 1.0, -120.0), distance: 9.0, yaw_deg: 160.0, pitch_deg: 12.0, fov_deg: 55.0) | --no-adaptive-quality --crowd 600 --frames 50
 bench.png    | median frame time per mode with its p5-p95 band and the 60/30 fps budgets (log-log) | bench | - | --sizes 30,100,300 --modes pipeline,vat,instanced,naive --frames 30 --warmup 2
 fundamental_diagram.png | speed against density in a one-way corridor over the Weidmann curve | validate | - | --only fundamental_diagram
 bottleneck_flow.png     | flow through doors 0.8-2.4 m wide over the range of the experiments | validate | - | --only bottleneck

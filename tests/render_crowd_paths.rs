@@ -114,8 +114,11 @@ fn vat_and_matrix_pictures_agree() {
         dir.path(),
         "    lod: (near: 2.0, mid: 400.0, far: 500.0, hysteresis: 1.0),",
     );
+    // Below the HUD only: its frame time differs from run to run (CI measured 2,457 px apart
+    // under load, nearly all of them digits).
     let shoot = |name: &str, crowd: &str, extra: &[&str]| {
-        shoot_frame(&display, dir.path(), &level, name, crowd, extra)
+        let (image, log) = shoot_frame(&display, dir.path(), &level, name, crowd, extra);
+        (below_hud(image), log)
     };
     let (matrix, matrix_log) = shoot("matrix", "400", &[]);
     let (vat, vat_log) = shoot("vat", "400", &["--vat"]);
