@@ -5,7 +5,7 @@ use std::time::{Instant, SystemTime};
 use clap::Parser;
 use throng::app::bench::BenchResult;
 use throng::app::{self, PlayOutcome, PlaySetup};
-use throng::bench::args::{prepare_out_dir, BenchArgs};
+use throng::bench::args::BenchArgs;
 use throng::bench::baseline::{baseline_table, read_baseline, CsvKind};
 use throng::bench::meta::MetaSource;
 use throng::bench::plot::{PlotText, Timed};
@@ -13,6 +13,7 @@ use throng::bench::report::{sim_csv, sim_rows_for_plot, sim_table, table, to_csv
 use throng::bench::{run_headless, write_outputs, Machine, OutputExtras};
 use throng::cli::{check_crowd_fits, check_play_outputs, find_asset_root, Cli, Command, PlayArgs};
 use throng::display_check::check_display;
+use throng::files::prepare_out_dir;
 use throng::level::{load_level, Level, LevelWatcher};
 use throng::tools::inspect::run_inspect;
 use throng::tools::output::{print_error, print_line};

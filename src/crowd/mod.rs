@@ -331,15 +331,10 @@ impl Crowd {
     /// A crowd of agents walking from given starts to fixed goals: for scenario tests and tools.
     pub fn with_fixed_goals(level: &Level, starts_goals: &[(Vec2, Vec2)], seed: u64) -> Self {
         let mut c = Crowd::empty(level, seed);
-        for (i, &(start, goal)) in starts_goals.iter().enumerate() {
-            c.push_agent(i, start, (i as u32, 1));
-            let last = c.len() - 1;
-            c.release_place(last);
-            c.set_goal(last, goal);
-            c.plan[last] = Plan::Fixed;
-            c.state[last] = AgentState::Walking;
+        for &(start, goal) in starts_goals {
+            let i = c.push_fixed(start);
+            c.set_goal(i, goal);
         }
-        c.target_count = c.len();
         c
     }
 
@@ -351,18 +346,24 @@ impl Crowd {
         seed: u64,
     ) -> Self {
         let mut c = Crowd::empty(level, seed);
-        for (i, (start, route)) in starts_routes.iter().enumerate() {
-            c.push_agent(i, *start, (i as u32, 1));
-            let last = c.len() - 1;
-            c.release_place(last);
-            c.route_requests.retain(|&a| a as usize != last);
-            c.goal[last] = route.last().copied().unwrap_or(*start);
-            c.route[last] = route.clone();
-            c.plan[last] = Plan::Fixed;
-            c.state[last] = AgentState::Walking;
+        for (start, route) in starts_routes {
+            let i = c.push_fixed(*start);
+            c.route_requests.retain(|&a| a as usize != i);
+            c.goal[i] = route.last().copied().unwrap_or(*start);
+            c.route[i] = route.clone();
         }
-        c.target_count = c.len();
         c
+    }
+
+    /// One more agent at `start`, walking alone on a fixed plan (its goal is set by the caller).
+    fn push_fixed(&mut self, start: Vec2) -> usize {
+        let i = self.len();
+        self.push_agent(i, start, (i as u32, 1));
+        self.release_place(i);
+        self.plan[i] = Plan::Fixed;
+        self.state[i] = AgentState::Walking;
+        self.target_count = self.len();
+        i
     }
 
     pub fn len(&self) -> usize {

@@ -4,9 +4,11 @@
 //! into one folder never share a temporary file, and a planted link is never followed.
 
 mod atomic;
+mod out_dir;
 mod screen_image;
 
 pub use atomic::{
     check_writable_dir, stage, write_atomic, write_atomic_with, StagedFile, WriteError, TEMP_MARKER,
 };
+pub use out_dir::prepare_out_dir;
 pub use screen_image::{encode_screen_image, ScreenImageFormat};

@@ -83,6 +83,8 @@ pub struct LoopCorridor {
     parking: Vec<Vec2>,
     /// Ghosts that found no free slot in the last step (the bands were fuller than planned).
     pub ghosts_missing: usize,
+    /// Scratch: the people's positions before the step.
+    before: Vec<Vec2>,
 }
 
 impl LoopCorridor {
@@ -128,6 +130,7 @@ impl LoopCorridor {
             direction: starts.iter().map(|s| s.1.signum()).collect(),
             parking,
             ghosts_missing: 0,
+            before: Vec::new(),
         }
     }
 
@@ -140,11 +143,13 @@ impl LoopCorridor {
     /// along its own walking direction (m), seams undone.
     pub fn step(&mut self, along: &mut Vec<f32>) {
         self.place_ghosts();
-        let before: Vec<Vec2> = self.crowd.pos[..self.walkers].to_vec();
+        self.before.clear();
+        self.before
+            .extend_from_slice(&self.crowd.pos[..self.walkers]);
         self.crowd.step(DT, &StepInputs::default());
         along.clear();
         let half = self.length * 0.5;
-        for (i, was) in before.iter().enumerate() {
+        for (i, was) in self.before.iter().enumerate() {
             let mut p = self.crowd.pos[i];
             let moved = p.x - was.x;
             along.push(moved * self.direction[i]);

@@ -27,7 +27,7 @@ pub struct Outcome {
 }
 
 pub fn run_validate(args: &ValidateArgs) -> Result<Outcome, String> {
-    crate::bench::args::prepare_out_dir(&args.out)?;
+    crate::files::prepare_out_dir(&args.out)?;
     let effort = if args.quick {
         Effort::Quick
     } else {
