@@ -27,8 +27,18 @@ use throng::tools::inspect::{run_inspect, InspectArgs};
 use throng::tools::vat::bake::BakeLimits;
 use throng::tools::vat::{bake, BakeOptions};
 
+/// The heap counter is process-wide: a test allocating or freeing on another thread moves a
+/// measurement's base and peak (CI saw a 64 MiB block measured 32 bytes short, and a sleep
+/// measured at 14 MB). Each test here holds this lock, so they run one at a time.
+static ALONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn alone() -> std::sync::MutexGuard<'static, ()> {
+    ALONE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 #[test]
 fn budget_measures_the_peak_not_the_end() {
+    let _alone = alone();
     let (len, usage) = budget::measure(|| {
         let big = black_box(vec![0u8; 64 << 20]);
         big.len()
@@ -49,6 +59,7 @@ fn budget_measures_the_peak_not_the_end() {
 
 #[test]
 fn budget_reports_time_overruns() {
+    let _alone = alone();
     let ((), usage) = budget::measure(|| std::thread::sleep(std::time::Duration::from_millis(30)));
     let tight = budget::Budget {
         time: std::time::Duration::from_millis(10),
@@ -69,6 +80,7 @@ fn budget_hard_cap_child() {
 
 #[test]
 fn budget_aborts_past_the_hard_cap() {
+    let _alone = alone();
     let out = std::process::Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
@@ -463,6 +475,7 @@ fn env_or<T: std::str::FromStr>(key: &str, default: T) -> T {
 
 #[test]
 fn mutated_models_stay_inside_the_budgets_through_every_path() {
+    let _alone = alone();
     let per_source: usize = env_or("THRONG_FUZZ_CASES", 40);
     let seed: u64 = env_or("THRONG_FUZZ_SEED", 0x6675_7a7a);
     let mut rng = fastrand::Rng::with_seed(seed);
@@ -533,6 +546,7 @@ fn mutated_models_stay_inside_the_budgets_through_every_path() {
 /// one skinned mesh built their palettes in quadratic time (20000 took seconds).
 #[test]
 fn many_instances_of_one_skinned_mesh_build_their_palettes_in_linear_time() {
+    let _alone = alone();
     let mut m = Model::built();
     let list = m.json["nodes"].as_array_mut().unwrap();
     for _ in 0..20_000 {
