@@ -6,6 +6,8 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::files::{check_writable_dir, ScreenImageFormat};
 
+pub use crate::level::find_asset_root;
+
 pub use crate::arg_values::{
     parse_frames, parse_seed, parse_size, parse_uniform_vectors, parse_whole, WindowSize,
     MAX_CROWD, MIN_UNIFORM_VECTORS,
@@ -42,6 +44,22 @@ pub enum Command {
     /// lanes, corner, evacuation): writes validate.csv, validate.md and plots; exits 1 when a
     /// target is missed.
     Validate(crate::validate::cli::ValidateArgs),
+    /// Check level files without a window: one line per problem (`file:line:col: field:
+    /// message; allowed: ...`), exit status 1 when any has an error. Also warns (status stays 0)
+    /// about settings that will be slow: more people than the frame budget steps or the free
+    /// ground holds comfortably, LOD distances that draw everyone at full detail.
+    Check(CheckArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct CheckArgs {
+    /// Level files to check.
+    #[arg(required = true, value_name = "LEVEL")]
+    pub levels: Vec<PathBuf>,
+    /// Print the problems as a JSON array of {file, line, col, field, message, allowed,
+    /// severity} instead of lines (line and col are null for a file that cannot be read).
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -198,24 +216,6 @@ pub fn check_crowd_fits(
         ));
     }
     Ok(())
-}
-
-/// The folder that holds `assets/`: level files name models relative to it.
-/// Looks upward from the level file, then from the working directory.
-pub fn find_asset_root(level: &Path) -> PathBuf {
-    let start = level
-        .canonicalize()
-        .ok()
-        .and_then(|p| p.parent().map(Path::to_path_buf));
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    for base in start.iter().chain(std::iter::once(&cwd)) {
-        for dir in base.ancestors() {
-            if dir.join("assets").is_dir() {
-                return dir.to_path_buf();
-            }
-        }
-    }
-    cwd
 }
 
 #[cfg(test)]

@@ -38,7 +38,28 @@ fn main() -> ExitCode {
             }
         },
         Some(Command::Validate(args)) => validate(&args),
+        Some(Command::Check(args)) => check(&args),
         None => play(cli.play),
+    }
+}
+
+/// `throng check`: problems on stdout, the summary on stderr (not with --json, whose stdout is
+/// the whole answer), exit status 1 when a level has an error.
+fn check(args: &throng::cli::CheckArgs) -> ExitCode {
+    let report = throng::level::check::check_files(&args.levels, args.json);
+    if !report.stdout.is_empty() {
+        let printed = print_output("check", &report.stdout);
+        if printed != ExitCode::SUCCESS {
+            return printed;
+        }
+    }
+    if !args.json {
+        print_error(&report.summary);
+    }
+    if report.failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     }
 }
 
@@ -260,6 +281,10 @@ fn play(args: PlayArgs) -> ExitCode {
             eprintln!("throng: {e}");
             return ExitCode::from(2);
         }
+    }
+    let people = args.crowd.unwrap_or(level.crowd.count);
+    for w in throng::level::check::slowness_warnings(&level, people) {
+        eprintln!("throng: {}: warning: {w}", args.level.display());
     }
     if let Err(e) = check_display() {
         eprintln!("throng: {e}");

@@ -258,6 +258,10 @@ impl Session {
         self.game.apply_reload(result);
         self.hero_view.sync(&mut self.game);
         if ok {
+            for w in self.game.slow_settings() {
+                let path = self.watcher.path().display();
+                eprintln!("throng: {path}: warning: {w}");
+            }
             let text = format!("Reloaded {}", self.watcher.path().display());
             self.notice = Some((text, Instant::now()));
         }
@@ -364,6 +368,7 @@ impl Session {
                 stats: &f.stats,
                 people: f.people,
                 reload_notice: self.notice.as_ref().map(|(s, _)| s.as_str()),
+                model_errors: self.model_errors(),
                 help: panels.help,
             },
         );
@@ -405,6 +410,16 @@ impl Session {
         let actions = settings::apply(intents, &mut self.settings, &mut self.game);
         self.pending_actions.extend(actions);
         (hud_lines, crowd_changed)
+    }
+
+    /// Why the crowd or the hero is not drawn from the level's models (empty: both are).
+    fn model_errors(&self) -> Vec<String> {
+        let crowd = self.crowd_assets.error.as_ref().or(self.crowd_pass.error.as_ref());
+        crowd
+            .cloned()
+            .into_iter()
+            .chain(self.hero_view.error().map(str::to_string))
+            .collect()
     }
 
     /// The last frame's statistics for `--stats-out`.

@@ -3,6 +3,7 @@ pub mod clock;
 pub mod speed;
 
 use crate::crowd::{Crowd, StepInputs};
+use crate::level::check::{slowness_warnings, SlowSetting};
 use crate::level::{Level, LevelError};
 use crate::tween::{Animator, AnimatorOptions, Easing};
 use crate::view::camera::{CameraInput, CameraRig};
@@ -85,6 +86,9 @@ pub struct Game {
     pub camera: CameraRig,
     pub agents: Crowd,
     reload_error: Option<LevelError>,
+    /// What will make the running level slow (`level::check::slowness_warnings`), found when it
+    /// was loaded; the HUD shows them.
+    slow_settings: Vec<SlowSetting>,
     reload_count: u32,
     sim_time: f64,
     /// See `hero_seconds()`.
@@ -138,6 +142,7 @@ impl Game {
             clock: FixedStepClock::new(SIM_RATE),
             camera,
             reload_error: None,
+            slow_settings: Vec::new(),
             reload_count: 0,
             sim_time: 0.0,
             hero_seconds: 0.0,
@@ -167,6 +172,7 @@ impl Game {
             &[o.target.x, o.target.y, o.target.z, o.distance],
         );
         let _ = game.motion.register(Motion::PerfPanel, &[0.0]);
+        game.slow_settings = slowness_warnings(&game.level, game.crowd_count() as u32);
         game
     }
 
@@ -194,6 +200,11 @@ impl Game {
 
     pub fn reload_error(&self) -> Option<&LevelError> {
         self.reload_error.as_ref()
+    }
+
+    /// Settings of the running level that will make it slow (empty when none will).
+    pub fn slow_settings(&self) -> &[SlowSetting] {
+        &self.slow_settings
     }
 
     /// How many edits of the level file were applied since start.
@@ -348,6 +359,7 @@ impl Game {
                 self.reload_error = None;
                 self.reload_count += 1;
                 self.rebuild_world();
+                self.slow_settings = slowness_warnings(&self.level, self.crowd_count() as u32);
             }
             Err(e) => self.reload_error = Some(e),
         }

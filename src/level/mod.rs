@@ -3,9 +3,13 @@
 //! Every error reads `file:line:column: field.path: what is wrong and what is allowed`. Syntax and
 //! type errors take their position from ron; checks after parsing (ranges, geometry, references)
 //! find their field's position with `locate::FieldMap`.
+pub mod check;
+mod hints;
 pub mod locate;
+pub mod paths;
 pub mod schema;
 pub mod validate;
+pub use paths::{find_asset_root, Places};
 pub use schema::*;
 
 use std::fmt;
@@ -20,6 +24,8 @@ use std::time::SystemTime;
 /// validating could not handle in a moment.
 pub const MAX_LEVEL_BYTES: u64 = 1 << 20;
 
+/// What is wrong with a level file and where. `line` and `column` are 1-based; both 0 when the
+/// problem has no place in the text (the file cannot be read at all).
 #[derive(Debug, Clone, PartialEq)]
 pub struct LevelError {
     pub file: String,
@@ -29,9 +35,20 @@ pub struct LevelError {
     pub message: String,
 }
 
+impl LevelError {
+    /// The problem has a line and column in the file.
+    pub fn has_position(&self) -> bool {
+        self.line > 0
+    }
+}
+
 impl fmt::Display for LevelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: ", self.file, self.line, self.column)?;
+        if self.has_position() {
+            write!(f, "{}:{}:{}: ", self.file, self.line, self.column)?;
+        } else {
+            write!(f, "{}: ", self.file)?;
+        }
         if !self.field.is_empty() {
             write!(f, "{}: ", self.field)?;
         }
@@ -110,8 +127,42 @@ fn describe_ron_error(
         },
         E::InvalidValueForType { expected, found } => (
             fields.value_at(pos),
-            format!("expected {expected}, found {}", shorten(&found.to_string())),
+            hints::vector_type(expected, &found.to_string()).unwrap_or_else(|| {
+                format!("expected {expected}, found {}", shorten(&found.to_string()))
+            }),
         ),
+        // `sky_color: (0.55, 0.72)`: the point or colour is reported, not its last number.
+        E::ExpectedDifferentLength { expected, found } => {
+            match hints::vector_length(expected, *found) {
+                Some(message) => (fields.container_at(pos), message),
+                None => (
+                    fields.value_at(pos),
+                    format!("expected {}, found {found} items", shorten(expected)),
+                ),
+            }
+        }
+        // `path: "ring"` for an optional value.
+        E::ExpectedOption => (
+            fields.value_at(pos),
+            hints::option_hint(hints::value_text_at(source, pos).as_deref()),
+        ),
+        E::ExpectedString => (
+            fields.value_at(pos),
+            hints::string_hint(
+                hints::value_text_at(source, hints::word_start(source, pos)).as_deref(),
+            ),
+        ),
+        E::ExpectedNamedStructLike(name) if hints::vector_opening(name).is_some() => (
+            fields.value_at(pos),
+            hints::vector_opening(name).unwrap_or_default(),
+        ),
+        E::ExpectedBoolean => (
+            fields.value_at(pos),
+            "expected true or false".to_string(),
+        ),
+        E::ExpectedStructLikeEnd => hints::unclosed(source, fields, pos).unwrap_or_else(|| {
+            (fields.value_at(pos), "expected closing `)`".to_string())
+        }),
         E::Eof => (
             String::new(),
             "the file ends too early: a bracket is not closed".to_string(),
@@ -193,63 +244,115 @@ fn char_at(source: &str, pos: Pos) -> Option<char> {
         .nth(pos.col.checked_sub(1)?)
 }
 
-/// Parses and validates a level. `file_label` names the file in messages; model paths are
-/// checked relative to `asset_root`.
+/// Parses and validates a level given as text. `file_label` names the file in messages; model
+/// paths are found relative to `asset_root` only (there is no level folder).
 pub fn parse_level(source: &str, file_label: &str, asset_root: &Path) -> Result<Level, LevelError> {
-    let fields = FieldMap::new(source);
-    if let Some(pos) = fields.too_deep() {
-        return Err(LevelError {
-            file: file_label.to_string(),
-            line: pos.line,
-            column: pos.col,
-            field: String::new(),
-            message: format!(
-                "brackets nest more than {} deep here; a level needs 8 at most",
-                locate::MAX_NESTING
-            ),
-        });
+    parse_level_in(source, file_label, &Places::root_only(asset_root))
+}
+
+/// Parses and validates a level; model paths are found in `places` (the level's folder first,
+/// then the project root) and kept in the level as the loaders will open them.
+pub fn parse_level_in(source: &str, file_label: &str, places: &Places) -> Result<Level, LevelError> {
+    let (level, mut errors) = check_level_text(source, file_label, places);
+    match level {
+        Some(level) if errors.is_empty() => Ok(level),
+        _ if errors.is_empty() => Err(at_start(file_label, "the level did not parse".into())),
+        _ => Err(errors.swap_remove(0)),
     }
-    let level = ron::from_str::<Level>(source).map_err(|e| {
-        let pos = Pos {
-            line: e.position.line,
-            col: e.position.col,
-        };
-        let (field, message) = describe_ron_error(&e.code, source, &fields, pos);
-        LevelError {
-            file: file_label.to_string(),
-            line: pos.line,
-            column: pos.col,
-            field,
-            message,
+}
+
+/// Every problem of a level given as text: one syntax error (parsing stops there), or every
+/// finding of validation (at most one per field). The level comes back when it parsed, with
+/// its model paths resolved when they were all found.
+pub fn check_level_text(
+    source: &str,
+    file_label: &str,
+    places: &Places,
+) -> (Option<Level>, Vec<LevelError>) {
+    let fields = FieldMap::new(source);
+    let positioned = |pos: Pos, field: String, message: String| LevelError {
+        file: file_label.to_string(),
+        line: pos.line,
+        column: pos.col,
+        field,
+        message,
+    };
+    if let Some(pos) = fields.too_deep() {
+        let message = format!(
+            "brackets nest more than {} deep here; a level needs 8 at most",
+            locate::MAX_NESTING
+        );
+        return (None, vec![positioned(pos, String::new(), message)]);
+    }
+    let mut level = match ron::from_str::<Level>(source) {
+        Ok(level) => level,
+        Err(e) => {
+            let pos = Pos {
+                line: e.position.line,
+                col: e.position.col,
+            };
+            let (field, message) = describe_ron_error(&e.code, source, &fields, pos);
+            return (None, vec![positioned(pos, field, message)]);
         }
-    })?;
-    validate::validate(&level, asset_root).map_err(|f| {
-        let pos = fields.position_of(&f.field);
-        LevelError {
-            file: file_label.to_string(),
-            line: pos.line,
-            column: pos.col,
-            field: f.field,
+    };
+    let errors: Vec<LevelError> = validate::validate_all(&level, places)
+        .into_iter()
+        .map(|f| {
             // Messages quote names from the file, which may be any length.
-            message: shorten_to(&f.message, MAX_MESSAGE_CHARS),
+            let message = shorten_to(&f.message, MAX_MESSAGE_CHARS);
+            positioned(fields.position_of(&f.field), f.field, message)
+        })
+        .collect();
+    if errors.is_empty() {
+        resolve_paths(&mut level, places);
+    }
+    (Some(level), errors)
+}
+
+/// Replaces the model paths of a validated level by what the loaders open (a path found next to
+/// the level becomes a full path; one under the project root stays as written).
+fn resolve_paths(level: &mut Level, places: &Places) {
+    let resolve = |path: &mut String| {
+        if let Ok(found) = places.resolve(path) {
+            *path = found.for_level;
         }
-    })?;
-    Ok(level)
+    };
+    for m in &mut level.crowd.models {
+        resolve(&mut m.path);
+    }
+    resolve(&mut level.hero.model);
+}
+
+/// An error about the whole file, with no line and column.
+fn at_start(file_label: &str, message: String) -> LevelError {
+    LevelError {
+        file: file_label.to_string(),
+        line: 0,
+        column: 0,
+        field: String::new(),
+        message,
+    }
+}
+
+/// Why a file could not be read, in a few words ("no such file", "permission denied").
+fn read_reason(e: &crate::file_read::FileReadError) -> String {
+    use crate::file_read::FileReadError;
+    use std::io::ErrorKind;
+    match e {
+        FileReadError::Io(io) if io.kind() == ErrorKind::NotFound => "no such file".to_string(),
+        FileReadError::Io(io) if io.kind() == ErrorKind::PermissionDenied => {
+            "permission denied".to_string()
+        }
+        other => other.to_string(),
+    }
 }
 
 /// The text of a level file: a regular file of at most [`MAX_LEVEL_BYTES`], in UTF-8 (a bad byte
 /// is reported at its own line and column).
 pub fn read_level_text(path: &Path) -> Result<String, LevelError> {
     let label = path.display().to_string();
-    let at_start = |message: String| LevelError {
-        file: label.clone(),
-        line: 1,
-        column: 1,
-        field: String::new(),
-        message,
-    };
     let bytes = read_capped(path, MAX_LEVEL_BYTES)
-        .map_err(|e| at_start(format!("cannot read the level file: {e}")))?;
+        .map_err(|e| at_start(&label, format!("cannot read: {}", read_reason(&e))))?;
     String::from_utf8(bytes).map_err(|e| {
         let bytes = e.as_bytes();
         let good = e.utf8_error().valid_up_to();
@@ -269,9 +372,12 @@ pub fn read_level_text(path: &Path) -> Result<String, LevelError> {
     })
 }
 
+/// Reads, parses and validates a level file; model paths are found next to it first, then in
+/// `asset_root`.
 pub fn load_level(path: &Path, asset_root: &Path) -> Result<Level, LevelError> {
     let source = read_level_text(path)?;
-    parse_level(&source, &path.display().to_string(), asset_root)
+    let places = Places::for_file(path, asset_root);
+    parse_level_in(&source, &path.display().to_string(), &places)
 }
 
 /// What the watcher last saw of the file: its stamp and a hash of its text, or why it could
@@ -333,7 +439,8 @@ impl LevelWatcher {
         }
         self.seen = seen;
         let label = self.path.display().to_string();
-        Some(text.and_then(|t| parse_level(&t, &label, &self.asset_root)))
+        let places = Places::for_file(&self.path, &self.asset_root);
+        Some(text.and_then(|t| parse_level_in(&t, &label, &places)))
     }
 
     pub fn path(&self) -> &Path {

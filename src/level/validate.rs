@@ -7,6 +7,7 @@ use std::path::Path;
 
 use glam::{Vec2, Vec3};
 
+use super::paths::Places;
 use super::schema::*;
 use crate::clip_kind::ClipKind;
 // Re-exported: these lived here before `footprint` took the obstacle geometry.
@@ -45,8 +46,9 @@ pub struct Finding {
 }
 
 struct Checker<'a> {
-    asset_root: &'a Path,
-    found: Option<Finding>,
+    places: &'a Places,
+    /// Every finding, at most one per field path, in the order the checks ran.
+    found: Vec<Finding>,
 }
 
 fn fmt2(v: Vec2) -> String {
@@ -54,13 +56,23 @@ fn fmt2(v: Vec2) -> String {
 }
 
 impl Checker<'_> {
+    /// Records a finding, unless its field already has one (the first says what is wrong; a
+    /// second about the same value would only repeat it).
     fn fail(&mut self, field: impl Into<String>, message: impl Into<String>) {
-        if self.found.is_none() {
-            self.found = Some(Finding {
-                field: field.into(),
+        let field = field.into();
+        if self.found.iter().all(|f| f.field != field) {
+            self.found.push(Finding {
+                field,
                 message: message.into(),
             });
         }
+    }
+
+    /// Nothing found yet: checks that build on earlier ones (a sum of weights that must be
+    /// positive, the crowd fitting the free area) run only then, so one mistake is not reported
+    /// again as its consequences.
+    fn clean(&self) -> bool {
+        self.found.is_empty()
     }
 
     fn finite(&mut self, field: &str, v: f32) -> bool {
@@ -163,25 +175,8 @@ impl Checker<'_> {
                 field,
                 format!("`{path}` is not a model file; allowed: .gltf, .glb or .vrm"),
             );
-        } else {
-            match std::fs::metadata(self.asset_root.join(path)) {
-                Ok(m) if m.is_file() => {}
-                // A FIFO or device would never load; say so rather than "does not exist".
-                Ok(_) => self.fail(
-                    field,
-                    format!(
-                        "`{path}` is not a regular file (paths are relative to {})",
-                        self.asset_root.display()
-                    ),
-                ),
-                Err(_) => self.fail(
-                    field,
-                    format!(
-                        "`{path}` does not exist (paths are relative to {})",
-                        self.asset_root.display()
-                    ),
-                ),
-            }
+        } else if let Err(why) = self.places.resolve(path) {
+            self.fail(field, format!("`{path}` {why}"));
         }
     }
 }
@@ -426,6 +421,7 @@ impl Checker<'_> {
         self.unique("obstacles", level.obstacles.iter().map(|o| o.name.as_str()));
         for (i, o) in level.obstacles.iter().enumerate() {
             let f = format!("obstacles[{i}]");
+            let before = self.found.len();
             self.at_least(&format!("{f}.height"), o.height, 0.0);
             match o.shape {
                 Shape::Circle { center, radius } => {
@@ -443,7 +439,7 @@ impl Checker<'_> {
                     self.finite(&format!("{f}.shape.angle_deg"), angle_deg);
                 }
             }
-            if self.found.is_none() {
+            if self.found.len() == before {
                 for p in o.shape.extreme_points() {
                     if !b.contains(p) {
                         self.fail(
@@ -734,7 +730,7 @@ impl Checker<'_> {
             0.0,
             600.0,
         );
-        if self.found.is_none() && cr.count > 0 {
+        if self.clean() && cr.count > 0 {
             let fits = u64::from(max_people(level));
             if cr.count as u64 > fits {
                 self.fail(
@@ -760,7 +756,7 @@ impl Checker<'_> {
         };
         self.in_range("crowd.walk_speed.normal.mean", n.mean, w.min, w.max);
         self.in_range("crowd.walk_speed.normal.sd", n.sd, 0.0, 3.0);
-        if self.found.is_none() && n.sd > 0.0 && w.min >= w.max {
+        if self.clean() && n.sd > 0.0 && w.min >= w.max {
             self.fail(
                 "crowd.walk_speed",
                 format!(
@@ -788,7 +784,7 @@ impl Checker<'_> {
             self.at_least(&format!("crowd.groups.sizes[{i}].weight"), s.weight, 0.0);
         }
         let total: f32 = g.sizes.iter().map(|s| s.weight).sum();
-        if self.found.is_none() && g.share > 0.0 && total <= 0.0 {
+        if self.clean() && g.share > 0.0 && total <= 0.0 {
             self.fail(
                 "crowd.groups.sizes",
                 "people walk in groups (share above 0): at least one size needs a weight above 0",
@@ -828,7 +824,7 @@ impl Checker<'_> {
         self.positive("lod.mid", l.mid);
         self.positive("lod.far", l.far);
         self.at_least("lod.hysteresis", l.hysteresis, 0.0);
-        if self.found.is_none() && !(l.near < l.mid && l.mid < l.far) {
+        if self.clean() && !(l.near < l.mid && l.mid < l.far) {
             self.fail(
                 "lod",
                 format!(
@@ -864,16 +860,29 @@ impl Checker<'_> {
     }
 }
 
-pub fn validate(level: &Level, asset_root: &Path) -> Result<(), Finding> {
+/// The first finding about a level, if any (what loading reports).
+pub fn validate(level: &Level, places: &Places) -> Result<(), Finding> {
+    match validate_all(level, places).into_iter().next() {
+        Some(f) => Err(f),
+        None => Ok(()),
+    }
+}
+
+/// Every finding about a level, at most one per field (what `throng check` reports).
+pub fn validate_all(level: &Level, places: &Places) -> Vec<Finding> {
     let mut c = Checker {
-        asset_root,
-        found: None,
+        places,
+        found: Vec::new(),
     };
     c.counts(level);
-    if let Some(f) = c.found {
-        return Err(f);
+    if !c.clean() {
+        return c.found;
     }
     c.level_basics(level);
+    // Every place is checked against the bounds: broken bounds would fail them all.
+    if c.found.iter().any(|f| f.field.starts_with("bounds")) {
+        return c.found;
+    }
     c.obstacles(level);
     c.points_of_interest(level);
     c.paths(level);
@@ -882,10 +891,7 @@ pub fn validate(level: &Level, asset_root: &Path) -> Result<(), Finding> {
     c.crowd_behaviour(level);
     c.hero(level);
     c.view_settings(level);
-    match c.found {
-        Some(f) => Err(f),
-        None => Ok(()),
-    }
+    c.found
 }
 
 #[cfg(test)]

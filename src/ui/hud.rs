@@ -13,6 +13,7 @@ use crate::view::render_world::PeopleCounts;
 const TEXT: Color = Color::new(1.0, 1.0, 1.0, 1.0);
 const PANEL: Color = PANEL_BG;
 const ERROR_PANEL: Color = Color::new(0.45, 0.02, 0.02, 0.88);
+const WARNING_PANEL: Color = Color::new(0.42, 0.28, 0.02, 0.88);
 const FONT: f32 = 20.0;
 const LINE: f32 = 22.0;
 
@@ -35,6 +36,8 @@ pub struct HudInfo<'a> {
     /// This frame's people: drawn, culled, beyond the far distance, spawning.
     pub people: PeopleCounts,
     pub reload_notice: Option<&'a str>,
+    /// Why a model the level names is not drawn (crowd or hero), e.g. after a reload.
+    pub model_errors: Vec<String>,
     /// The key help is open (F1).
     pub help: bool,
 }
@@ -51,6 +54,17 @@ fn panel(lines: &[String], x: f32, y: f32, bg: Color) -> (f32, f32) {
         draw_text(l, x + 8.0, y + 20.0 + i as f32 * LINE, FONT, TEXT);
     }
     size
+}
+
+/// A framed box of lines whose bottom edge is at `bottom`; returns where the next box above it
+/// ends.
+fn message_box(lines: &[String], bottom: f32, max_w: f32, bg: Color) -> f32 {
+    let h = lines.len() as f32 * LINE + 10.0;
+    let y = bottom - h;
+    panel(lines, 20.0, y, bg);
+    let edge = Color::new(1.0, 0.4 + bg.g, 0.4, 1.0);
+    draw_rectangle_lines(20.0, y, max_w + 16.0, h, 2.0, edge);
+    y - 8.0
 }
 
 /// Splits a long message into lines that fit `max_width` pixels.
@@ -146,22 +160,27 @@ pub fn draw(game: &Game, info: &HudInfo) -> Vec<String> {
     if let Some(notice) = info.reload_notice {
         let _ = panel(&[notice.to_string()], 10.0, screen.y - 44.0, PANEL);
     }
+    let mut bottom = screen.y - 60.0;
+    let max_w = (screen.x - 60.0).max(200.0);
     if let Some(err) = game.reload_error() {
-        let max_w = (screen.x - 60.0).max(200.0);
         let mut lines = vec!["Level not applied - the last good level keeps running:".to_string()];
         lines.extend(wrap(&err.to_string(), max_w));
         lines.push("Fix the file and save: it reloads by itself.".to_string());
-        let h = lines.len() as f32 * LINE + 10.0;
-        let y = screen.y - h - 60.0;
-        panel(&lines, 20.0, y, ERROR_PANEL);
-        draw_rectangle_lines(
-            20.0,
-            y,
-            max_w + 16.0,
-            h,
-            2.0,
-            Color::new(1.0, 0.4, 0.4, 1.0),
-        );
+        bottom = message_box(&lines, bottom, max_w, ERROR_PANEL);
+    }
+    if !info.model_errors.is_empty() {
+        let mut lines = vec!["A model of the level did not load:".to_string()];
+        for e in &info.model_errors {
+            lines.extend(wrap(e, max_w));
+        }
+        bottom = message_box(&lines, bottom, max_w, ERROR_PANEL);
+    }
+    if !game.slow_settings().is_empty() {
+        let mut lines = vec!["The level runs, but it will be slow (throng check says the same):".to_string()];
+        for w in game.slow_settings() {
+            lines.extend(wrap(&w.to_string(), max_w));
+        }
+        message_box(&lines, bottom, max_w, WARNING_PANEL);
     }
     status
 }
