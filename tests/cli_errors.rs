@@ -139,7 +139,7 @@ fn a_device_or_fifo_as_level_is_one_line_at_once() {
     assert_eq!(code, 1);
     assert_eq!(
         err,
-        "throng: /dev/zero:1:1: cannot read the level file: it is a character device, not a regular file; only regular files are read"
+        "throng: /dev/zero: cannot read: it is a character device, not a regular file; only regular files are read"
     );
 }
 

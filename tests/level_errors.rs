@@ -154,10 +154,48 @@ const CASES: &[(&str, &str, &str)] = &[
         "levels/broken.ron:20:49: crowd.variant_groups[0].models[0]: no crowd model named `casul`; models: casual",
     ),
     ("Casual_Male.gltf", "Nobody.gltf", 
-        "levels/broken.ron:19:41: crowd.models[0].path: `assets/characters/Nobody.gltf` does not exist (paths are relative to {root})",
+        "levels/broken.ron:19:41: crowd.models[0].path: `assets/characters/Nobody.gltf` does not exist; looked in the project root {root}",
     ),
     ("Godette_vrm_v4.vrm", "Godette_vrm_v4.fbx", 
         "levels/broken.ron:24:19: hero.model: `assets/hero/Godette_vrm_v4.fbx` is not a model file; allowed: .gltf, .glb or .vrm",
+    ),
+    // Hints for the common RON traps (issue 19): `Some(..)` for optional values, points and
+    // colours by their number of numbers, text in quotes, the bracket left open.
+    ("path: Some(\"ring\")", "path: \"ring\"",
+        "levels/broken.ron:15:78: spawn_zones[0].path: expected an optional value; write Some(\"ring\") (or leave the field out for none)",
+    ),
+    ("path: Some(\"ring\")", "path: ring",
+        "levels/broken.ron:15:78: spawn_zones[0].path: expected an optional value; write Some(\"ring\") (or leave the field out for none)",
+    ),
+    ("path: Some(\"ring\")", "path: Some(ring)",
+        "levels/broken.ron:15:83: spawn_zones[0].path: expected text in double quotes; write \"ring\"",
+    ),
+    ("name: \"Minimal\"", "name: Minimal",
+        "levels/broken.ron:2:11: name: expected text in double quotes; write \"Minimal\"",
+    ),
+    ("    lod: (near", "    lighting: (sky_color: (0.55, 0.72)),\n    lod: (near",
+        "levels/broken.ron:25:38: lighting.sky_color: expected (x, y, z): three numbers, found 2",
+    ),
+    ("    lod: (near", "    lighting: (sky_color: 0.5),\n    lod: (near",
+        "levels/broken.ron:25:27: lighting.sky_color: expected (x, y, z): three numbers in brackets",
+    ),
+    ("position: (0.0, 5.0)", "position: (0.0)",
+        "levels/broken.ron:9:38: points_of_interest[0].position: expected (x, z): two numbers, found 1",
+    ),
+    ("spawn: (5.0, 12.0)", "spawn: (5.0, 12.0, 1.0)",
+        "levels/broken.ron:24:72: hero.spawn: too many numbers: expected (x, z): two numbers",
+    ),
+    ("loop: true", "loop: \"yes\"",
+        "levels/broken.ron:12:90: paths[0].loop: expected true or false",
+    ),
+    // The issue's missing comma, between `min` and `max` on their own lines: the struct holding
+    // both is named, not the last number of `min`.
+    ("bounds: (min: (-20.0, -20.0), max: (20.0, 20.0))", "bounds: (\n        min: (-20.0, -20.0)\n        max: (20.0, 20.0)\n    )",
+        "levels/broken.ron:5:9: bounds: expected a comma before `max`",
+    ),
+    // `min`'s bracket left open: ron stops at `max`, inside `min`.
+    ("(-20.0, -20.0), max:", "(-20.0, -20.0 max:",
+        "levels/broken.ron:3:33: bounds.min: expected `)` before the field `max`: this bracket is not closed",
     ),
     ("(name: \"bench\"", "(name: \"fountain\"", 
         "levels/broken.ron:6:16: obstacles[1].name: `fountain` is used twice in obstacles; names must be unique",
@@ -227,11 +265,8 @@ fn the_default_plaza_has_what_the_brief_promises() {
 }
 
 #[test]
-fn io_errors_name_the_file() {
+fn a_missing_file_is_named_without_a_line_and_column() {
     let err = load_level(Path::new("levels/none.ron"), root()).unwrap_err();
-    assert!(
-        err.to_string()
-            .starts_with("levels/none.ron:1:1: cannot read the level file:"),
-        "{err}"
-    );
+    assert_eq!(err.to_string(), "levels/none.ron: cannot read: no such file");
+    assert!(!err.has_position());
 }

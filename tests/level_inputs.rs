@@ -29,7 +29,7 @@ fn a_device_as_level_is_refused_without_reading_it() {
         .to_string();
     assert_eq!(
         err,
-        "/dev/zero:1:1: cannot read the level file: it is a character device, not a regular file; only regular files are read"
+        "/dev/zero: cannot read: it is a character device, not a regular file; only regular files are read"
     );
 }
 
@@ -44,7 +44,7 @@ fn a_fifo_as_level_is_refused_without_waiting_for_a_writer() {
         .to_string();
     assert_eq!(
         err,
-        format!("{label}:1:1: cannot read the level file: it is a FIFO (named pipe), not a regular file; only regular files are read")
+        format!("{label}: cannot read: it is a FIFO (named pipe), not a regular file; only regular files are read")
     );
 }
 
@@ -59,7 +59,7 @@ fn an_oversized_level_is_refused_before_parsing() {
     assert_eq!(
         err,
         format!(
-            "{}:1:1: cannot read the level file: it holds {} bytes or more; the most allowed is 1048576 bytes",
+            "{}: cannot read: it holds {} bytes or more; the most allowed is 1048576 bytes",
             path.display(),
             text.len()
         )
@@ -154,7 +154,7 @@ fn hot_reload_of_a_fifo_swapped_in_is_an_error_not_a_hang() {
         .to_string();
     assert_eq!(
         err,
-        format!("{label}:1:1: cannot read the level file: it is a FIFO (named pipe), not a regular file; only regular files are read")
+        format!("{label}: cannot read: it is a FIFO (named pipe), not a regular file; only regular files are read")
     );
     // The same unreadable file is reported once, then the watcher waits for a change.
     let (_, again) = support::within_5s(move || {

@@ -148,9 +148,7 @@ fn describe_ron_error(
         ),
         E::ExpectedString => (
             fields.value_at(pos),
-            hints::string_hint(
-                hints::value_text_at(source, hints::word_start(source, pos)).as_deref(),
-            ),
+            hints::string_hint(hints::value_text_at(source, pos).as_deref()),
         ),
         E::ExpectedNamedStructLike(name) if hints::vector_opening(name).is_some() => (
             fields.value_at(pos),
@@ -287,10 +285,14 @@ pub fn check_level_text(
     let mut level = match ron::from_str::<Level>(source) {
         Ok(level) => level,
         Err(e) => {
-            let pos = Pos {
+            let mut pos = Pos {
                 line: e.position.line,
                 col: e.position.col,
             };
+            // ron stops one character into a bare word where it wanted a string.
+            if e.code == ron::Error::ExpectedString {
+                pos = hints::word_start(source, pos);
+            }
             let (field, message) = describe_ron_error(&e.code, source, &fields, pos);
             return (None, vec![positioned(pos, field, message)]);
         }
