@@ -284,7 +284,7 @@ fn play(args: PlayArgs) -> ExitCode {
     }
     let people = args.crowd.unwrap_or(level.crowd.count);
     for w in throng::level::check::slowness_warnings(&level, people) {
-        eprintln!("throng: {}: warning: {w}", args.level.display());
+        eprintln!("throng: {}: {w}", args.level.display());
     }
     if let Err(e) = check_display() {
         eprintln!("throng: {e}");

@@ -123,3 +123,39 @@ fn pause_single_step_and_time_scale_drive_the_fixed_step_loop() {
     assert_eq!(a.agents.len(), 7);
     assert_eq!(a.agents.pos, b.agents.pos);
 }
+
+#[test]
+fn a_reload_that_will_be_slow_is_applied_with_the_warning_throng_check_gives() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("slow.ron");
+    std::fs::write(&path, level_text(40, false)).expect("write");
+    let level = load_level(&path, root()).expect("valid level");
+    let mut game = Game::new(level, GameOptions::default());
+    let mut watcher = LevelWatcher::new(&path, root());
+    assert!(game.slow_settings().is_empty());
+
+    // 9,000 people fit the 60 m square (at most 5 per m²) but crowd it at 2.5 per m².
+    std::fs::write(&path, level_text(9000, false)).expect("write");
+    game.apply_reload(watcher.poll().expect("the edit is noticed"));
+    assert!(game.reload_error().is_none(), "a valid level is applied");
+    assert_eq!(game.crowd_count(), 9000);
+    let shown: Vec<String> = game.slow_settings().iter().map(|w| w.to_string()).collect();
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    assert!(
+        shown[0].starts_with("crowd.count: warning: 9,000 people on "),
+        "{}",
+        shown[0]
+    );
+    // The same words as `throng check` (one shared function).
+    let checked = throng::level::check::check_file(&path);
+    assert_eq!(checked.len(), 1);
+    assert_eq!(
+        format!("{}: warning: {}; allowed: {}", checked[0].field, checked[0].message, checked[0].allowed),
+        shown[0]
+    );
+
+    // Back to a comfortable crowd: the warning goes.
+    std::fs::write(&path, level_text(40, false)).expect("write");
+    game.apply_reload(watcher.poll().expect("the edit is noticed"));
+    assert!(game.slow_settings().is_empty());
+}

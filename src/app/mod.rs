@@ -260,7 +260,7 @@ impl Session {
         if ok {
             for w in self.game.slow_settings() {
                 let path = self.watcher.path().display();
-                eprintln!("throng: {path}: warning: {w}");
+                eprintln!("throng: {path}: {w}");
             }
             let text = format!("Reloaded {}", self.watcher.path().display());
             self.notice = Some((text, Instant::now()));
