@@ -150,7 +150,10 @@ fn a_reload_that_will_be_slow_is_applied_with_the_warning_throng_check_gives() {
     let checked = throng::level::check::check_file(&path);
     assert_eq!(checked.len(), 1);
     assert_eq!(
-        format!("{}: warning: {}; allowed: {}", checked[0].field, checked[0].message, checked[0].allowed),
+        format!(
+            "{}: warning: {}; allowed: {}",
+            checked[0].field, checked[0].message, checked[0].allowed
+        ),
         shown[0]
     );
 

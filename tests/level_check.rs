@@ -83,9 +83,11 @@ fn write_broken(dir: &Path) -> Vec<String> {
     for (name, old, new, _) in BROKEN {
         let mut text = minimal_with(old, new);
         if *name == "three.ron" {
-            text = text
-                .replacen("capacity: 5,", "capacity: 0,", 1)
-                .replacen("spawn: (5.0, 12.0)", "spawn: (35.0, 12.0)", 1);
+            text = text.replacen("capacity: 5,", "capacity: 0,", 1).replacen(
+                "spawn: (5.0, 12.0)",
+                "spawn: (35.0, 12.0)",
+                1,
+            );
         }
         std::fs::write(dir.join(name), text).expect("write level");
         names.push(dir.join(name).display().to_string());
@@ -155,8 +157,11 @@ fn json_lists_every_problem_with_its_fields() {
 fn slowness_warnings_do_not_fail() {
     let dir = support::scratch_dir();
     // 4 people per m² fit (at most 5) but jam; `near` covers the whole 40 m square.
-    let text = minimal_with("count: 100,", "count: 6000,")
-        .replacen("lod: (near: 15.0, mid: 40.0, far: 120.0", "lod: (near: 60.0, mid: 80.0, far: 120.0", 1);
+    let text = minimal_with("count: 100,", "count: 6000,").replacen(
+        "lod: (near: 15.0, mid: 40.0, far: 120.0",
+        "lod: (near: 60.0, mid: 80.0, far: 120.0",
+        1,
+    );
     let path = dir.path().join("slow.ron");
     std::fs::write(&path, text).expect("write level");
     let run = check(&[path.to_str().expect("utf-8 path")]);
@@ -184,10 +189,7 @@ fn model_paths_are_found_next_to_a_level_outside_the_repository() {
     std::fs::create_dir(&models).expect("models folder");
     let source = support::project_root().join("assets/characters/Casual_Male.gltf");
     std::fs::copy(&source, models.join("Bob.gltf")).expect("copy model");
-    let level = minimal_with(
-        "assets/characters/Casual_Male.gltf",
-        "models/Bob.gltf",
-    );
+    let level = minimal_with("assets/characters/Casual_Male.gltf", "models/Bob.gltf");
     std::fs::write(dir.path().join("own.ron"), &level).expect("write level");
     let run = check_in(dir.path(), &["own.ron"]);
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);

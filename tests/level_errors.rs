@@ -267,6 +267,9 @@ fn the_default_plaza_has_what_the_brief_promises() {
 #[test]
 fn a_missing_file_is_named_without_a_line_and_column() {
     let err = load_level(Path::new("levels/none.ron"), root()).unwrap_err();
-    assert_eq!(err.to_string(), "levels/none.ron: cannot read: no such file");
+    assert_eq!(
+        err.to_string(),
+        "levels/none.ron: cannot read: no such file"
+    );
     assert!(!err.has_position());
 }

@@ -414,7 +414,11 @@ impl Session {
 
     /// Why the crowd or the hero is not drawn from the level's models (empty: both are).
     fn model_errors(&self) -> Vec<String> {
-        let crowd = self.crowd_assets.error.as_ref().or(self.crowd_pass.error.as_ref());
+        let crowd = self
+            .crowd_assets
+            .error
+            .as_ref()
+            .or(self.crowd_pass.error.as_ref());
         crowd
             .cloned()
             .into_iter()

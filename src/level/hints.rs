@@ -33,7 +33,10 @@ pub fn vector_length(expected: &str, found: usize) -> Option<String> {
 /// `expected struct Vec3, found a number`: the same in the designer's words.
 pub fn vector_type(expected: &str, found: &str) -> Option<String> {
     let (shape, n) = vector_shape(expected)?;
-    Some(format!("expected {shape}: {}, found {found}", count_word(n)))
+    Some(format!(
+        "expected {shape}: {}, found {found}",
+        count_word(n)
+    ))
 }
 
 /// The text of the value written at `pos`: a quoted string whole, anything else up to the next
@@ -71,7 +74,10 @@ pub fn value_text_at(source: &str, pos: Pos) -> Option<String> {
 
 /// A bare word where text is expected: the same word in double quotes.
 fn quoted_if_bare(value: &str) -> String {
-    let bare = value.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+    let bare = value
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
         && value.chars().all(|c| c.is_alphanumeric() || c == '_')
         && !matches!(value, "true" | "false" | "None" | "Some");
     if bare {
@@ -143,10 +149,7 @@ pub fn unclosed(source: &str, fields: &FieldMap, pos: Pos) -> Option<(String, St
             let shape = if index == 2 { "(x, z)" } else { "(x, y, z)" };
             return Some((
                 tuple,
-                format!(
-                    "too many numbers: expected {shape}: {}",
-                    count_word(index)
-                ),
+                format!("too many numbers: expected {shape}: {}", count_word(index)),
             ));
         }
     }
@@ -187,7 +190,10 @@ mod tests {
         assert_eq!(at(4).as_deref(), Some("\"lo,op\""));
         assert_eq!(at(16).as_deref(), Some("(1, (2, 3))"));
         assert_eq!(at(32).as_deref(), Some("x"));
-        assert_eq!(tuple_element("hero.spawn[2]"), Some(("hero.spawn".into(), 2)));
+        assert_eq!(
+            tuple_element("hero.spawn[2]"),
+            Some(("hero.spawn".into(), 2))
+        );
         assert_eq!(tuple_element("hero.spawn"), None);
     }
 }

@@ -154,13 +154,9 @@ fn describe_ron_error(
             fields.value_at(pos),
             hints::vector_opening(name).unwrap_or_default(),
         ),
-        E::ExpectedBoolean => (
-            fields.value_at(pos),
-            "expected true or false".to_string(),
-        ),
-        E::ExpectedStructLikeEnd => hints::unclosed(source, fields, pos).unwrap_or_else(|| {
-            (fields.value_at(pos), "expected closing `)`".to_string())
-        }),
+        E::ExpectedBoolean => (fields.value_at(pos), "expected true or false".to_string()),
+        E::ExpectedStructLikeEnd => hints::unclosed(source, fields, pos)
+            .unwrap_or_else(|| (fields.value_at(pos), "expected closing `)`".to_string())),
         E::Eof => (
             String::new(),
             "the file ends too early: a bracket is not closed".to_string(),
@@ -250,7 +246,11 @@ pub fn parse_level(source: &str, file_label: &str, asset_root: &Path) -> Result<
 
 /// Parses and validates a level; model paths are found in `places` (the level's folder first,
 /// then the project root) and kept in the level as the loaders will open them.
-pub fn parse_level_in(source: &str, file_label: &str, places: &Places) -> Result<Level, LevelError> {
+pub fn parse_level_in(
+    source: &str,
+    file_label: &str,
+    places: &Places,
+) -> Result<Level, LevelError> {
     let (level, mut errors) = check_level_text(source, file_label, places);
     match level {
         Some(level) if errors.is_empty() => Ok(level),

@@ -43,9 +43,10 @@ impl Places {
         if let Some(d) = &self.level_dir {
             out.push(d);
         }
-        let root_same = self.level_dir.as_ref().is_some_and(|d| {
-            d == &self.root || self.root.canonicalize().ok().as_ref() == Some(d)
-        });
+        let root_same = self
+            .level_dir
+            .as_ref()
+            .is_some_and(|d| d == &self.root || self.root.canonicalize().ok().as_ref() == Some(d));
         if !root_same {
             out.push(&self.root);
         }

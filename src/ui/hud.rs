@@ -176,7 +176,8 @@ pub fn draw(game: &Game, info: &HudInfo) -> Vec<String> {
         bottom = message_box(&lines, bottom, max_w, ERROR_PANEL);
     }
     if !game.slow_settings().is_empty() {
-        let mut lines = vec!["The level runs, but it will be slow (throng check says the same):".to_string()];
+        let mut lines =
+            vec!["The level runs, but it will be slow (throng check says the same):".to_string()];
         for w in game.slow_settings() {
             lines.extend(wrap(&w.to_string(), max_w));
         }
