@@ -182,7 +182,8 @@ pub struct Range {
 #[serde(deny_unknown_fields)]
 pub struct CrowdModel {
     pub name: String,
-    /// glTF/GLB/VRM file, relative to the project root (where `assets/` is).
+    /// glTF/GLB/VRM file, found next to the level file first, then in the project root (where
+    /// `assets/` is); after loading, the path the loaders open (`paths::ResolvedPath`).
     pub path: String,
     /// How tall the figure stands, in metres (its bind pose is scaled to this).
     #[serde(default = "person_height")]

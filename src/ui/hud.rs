@@ -12,8 +12,15 @@ use crate::view::render_world::PeopleCounts;
 
 const TEXT: Color = Color::new(1.0, 1.0, 1.0, 1.0);
 const PANEL: Color = PANEL_BG;
-const ERROR_PANEL: Color = Color::new(0.45, 0.02, 0.02, 0.88);
-const WARNING_PANEL: Color = Color::new(0.42, 0.28, 0.02, 0.88);
+/// Background and frame of the error and warning boxes.
+const ERROR_PANEL: (Color, Color) = (
+    Color::new(0.45, 0.02, 0.02, 0.88),
+    Color::new(1.0, 0.4, 0.4, 1.0),
+);
+const WARNING_PANEL: (Color, Color) = (
+    Color::new(0.42, 0.28, 0.02, 0.88),
+    Color::new(1.0, 0.75, 0.3, 1.0),
+);
 const FONT: f32 = 20.0;
 const LINE: f32 = 22.0;
 
@@ -58,11 +65,10 @@ fn panel(lines: &[String], x: f32, y: f32, bg: Color) -> (f32, f32) {
 
 /// A framed box of lines whose bottom edge is at `bottom`; returns where the next box above it
 /// ends.
-fn message_box(lines: &[String], bottom: f32, max_w: f32, bg: Color) -> f32 {
+fn message_box(lines: &[String], bottom: f32, max_w: f32, (bg, edge): (Color, Color)) -> f32 {
     let h = lines.len() as f32 * LINE + 10.0;
     let y = bottom - h;
     panel(lines, 20.0, y, bg);
-    let edge = Color::new(1.0, 0.4 + bg.g, 0.4, 1.0);
     draw_rectangle_lines(20.0, y, max_w + 16.0, h, 2.0, edge);
     y - 8.0
 }
