@@ -170,7 +170,7 @@ fn slowness_warnings_do_not_fail() {
     assert_eq!(
         run.stdout.lines().collect::<Vec<_>>(),
         [
-            format!("{p}:18:16: crowd.count: warning: 6,000 people on 1,569 m² of free ground is 3.8 per m²: above 2 per m² walking slows to under half its free speed and crowds jam (Weidmann), and every step costs more; allowed: about 3,138 people at 2 per m²"),
+            format!("{p}:18:16: crowd.count: warning: 6,000 people on 1,569 m² of free ground is 3.8 per m²: above 2 per m² walking slows to under half its free speed and crowds jam (Weidmann), and every step costs more; allowed: about 3,100 people at 2 per m²"),
             format!("{p}:25:17: lod.near: warning: 60 m reaches across the whole level (its diagonal is 57 m): all 6,000 people are drawn at full detail, 5,400 to 7,000 triangles each (32 to 42 million); allowed: below 57 m (the default is 18)"),
         ]
     );

@@ -118,6 +118,15 @@ fn grouped(n: u64) -> String {
     out
 }
 
+/// Down to three significant figures, at least to hundreds: "about 20,300", not "about 20,374".
+fn round_down(n: u64) -> u64 {
+    let mut step = 100;
+    while n / step >= 1000 {
+        step *= 10;
+    }
+    n / step * step
+}
+
 /// The most people the reference machine steps in real time inside the default frame budget:
 /// the clock lets the steps of one frame take half of it.
 pub fn people_within_budget() -> u64 {
@@ -141,7 +150,7 @@ pub fn slowness_warnings(level: &Level, people: u32) -> Vec<SlowSetting> {
                  ({REFERENCE_NS_PER_PERSON:.0} ns a person, measured on a 2-core machine, README), and a \
                  {FRAME_BUDGET_MS:.1} ms frame leaves {allowed_ms:.1} ms a step; allowed: about {} people for 30 fps",
                 grouped(people.into()),
-                grouped(budget / 100 * 100)
+                grouped(round_down(budget))
             ),
         });
     }
@@ -157,7 +166,7 @@ pub fn slowness_warnings(level: &Level, people: u32) -> Vec<SlowSetting> {
                 grouped(people.into()),
                 grouped(area as u64),
                 people as f32 / area.max(1.0),
-                grouped(comfortable)
+                grouped(round_down(comfortable))
             ),
         });
     }
@@ -265,5 +274,9 @@ mod tests {
         assert_eq!(people_within_budget(), 20_374);
         assert_eq!(grouped(1_234_567), "1,234,567");
         assert_eq!(grouped(999), "999");
+        assert_eq!(round_down(20_374), 20_300);
+        assert_eq!(round_down(3_138), 3_100);
+        assert_eq!(round_down(51_304), 51_300);
+        assert_eq!(round_down(256_520), 256_000);
     }
 }
