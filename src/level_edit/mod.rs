@@ -8,4 +8,4 @@ pub mod patch;
 pub mod session;
 
 pub use element::Element;
-pub use session::{EditOutcome, Editor, Saved};
+pub use session::{EditCommand, EditOutcome, Editor, Saved, ROTATE_STEP_DEG};

@@ -32,6 +32,22 @@ pub enum EditOutcome {
     Refused(String),
 }
 
+/// What the edit-mode keys ask for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum EditCommand {
+    /// Ctrl+S.
+    Save,
+    /// Ctrl+Z.
+    Undo,
+    /// Ctrl+Y or Ctrl+Shift+Z.
+    Redo,
+    /// R turns the selected box counter-clockwise (seen from above), Shift+R clockwise.
+    Rotate(f32),
+}
+
+/// Degrees one press of R turns a box.
+pub const ROTATE_STEP_DEG: f32 = 15.0;
+
 /// A finished save.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Saved {
