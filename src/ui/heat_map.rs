@@ -2,7 +2,7 @@
 //! ground, and a legend with the colour scale.
 
 use glam::{Mat4, Vec2, Vec3};
-use macroquad::prelude::{draw_rectangle, draw_text, draw_triangle, Color};
+use macroquad::prelude::{draw_rectangle, draw_text, draw_triangle, measure_text, Color};
 
 use crate::view::heat_map::{
     density_color, speed_color, HeatMap, HeatView, AVERAGE_SECONDS, DENSITY_FULL,
@@ -73,9 +73,11 @@ pub fn draw_legend(view: HeatView, screen: Vec2) -> Option<Rect> {
             Color::new(red, green, blue, 1.0),
         );
     }
-    for (t, anchor) in [(0.0, 0.0), (0.5, 0.5), (1.0, 1.0)] {
+    for t in [0.0, 0.5, 1.0] {
         let label = format!("{}{unit}", top * t);
-        let x = r.x + 8.0 + (r.w - 16.0) * t - anchor * 24.0;
+        // Each tick's text centred on it, the end ones kept inside the box.
+        let w = measure_text(&label, None, 15, 1.0).width;
+        let x = (r.x + 8.0 + (r.w - 16.0) * t - w * 0.5).clamp(r.x + 6.0, r.x + r.w - w - 6.0);
         draw_text(&label, x, r.y + 54.0, 15.0, white);
     }
     Some(r)

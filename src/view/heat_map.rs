@@ -155,15 +155,19 @@ impl HeatMap {
     }
 }
 
-/// Blue (sparse) through green and yellow to red (a jam at [`DENSITY_FULL`]); clear below
-/// 0.02 people per m².
+/// Densities below this (people per m², averaged) are left clear: a person passing now and
+/// then is no crowd.
+pub const DENSITY_CLEAR: f32 = 0.1;
+
+/// Blue (sparse) through green and yellow to red (a jam at [`DENSITY_FULL`]), more opaque as
+/// it fills; clear below [`DENSITY_CLEAR`].
 pub fn density_color(density: f32) -> Option<[f32; 4]> {
-    if density < 0.02 {
+    if density < DENSITY_CLEAR {
         return None;
     }
     let t = (density / DENSITY_FULL).clamp(0.0, 1.0);
     let [r, g, b] = ramp(t);
-    Some([r, g, b, 0.35 + 0.3 * t])
+    Some([r, g, b, 0.3 + 0.4 * t])
 }
 
 /// Red (standing) through yellow to green (free walking at [`SPEED_FULL`]).
@@ -261,8 +265,10 @@ mod tests {
     #[test]
     fn colours_run_from_clear_to_red_and_views_cycle() {
         assert_eq!(density_color(0.0), None);
+        assert_eq!(density_color(0.09), None);
+        assert!(density_color(0.1).is_some());
         let jam = density_color(5.0).expect("painted");
-        assert_approx!(glam::Vec4::from(jam), glam::Vec4::new(1.0, 0.15, 0.1, 0.65), 1e-6);
+        assert_approx!(glam::Vec4::from(jam), glam::Vec4::new(1.0, 0.15, 0.1, 0.7), 1e-6);
         let free = speed_color(2.0);
         assert_approx!(glam::Vec4::from(free), glam::Vec4::new(0.15, 0.35, 1.0, 0.5), 1e-6);
         assert_approx!(glam::Vec3::from(ramp(0.5)), glam::Vec3::new(0.55, 0.875, 0.2), 1e-6);
