@@ -226,6 +226,7 @@ pub enum Intent {
     TogglePanel(Panel),
     /// The heat map: off → density → speed → off.
     CycleHeatMap,
+    SetHeatMap(HeatView),
     ToggleCullView,
     SetCrowd(u32),
     SetFrustumCulling(bool),
@@ -259,6 +260,7 @@ pub fn apply(intents: Vec<Intent>, settings: &mut Settings, game: &mut Game) -> 
                 }
             }
             Intent::CycleHeatMap => settings.panels.heat_map = settings.panels.heat_map.next(),
+            Intent::SetHeatMap(v) => settings.panels.heat_map = v,
             Intent::ToggleCullView => view.cull_view = !view.cull_view,
             Intent::SetCrowd(n) => game.set_crowd_count(n),
             Intent::SetFrustumCulling(on) => view.frustum_culling = on,

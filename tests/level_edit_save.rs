@@ -55,7 +55,11 @@ fn moved_numbers_change_in_place_and_the_text_loads_as_the_edited_level() {
 
     let (text, numbers) = patch_level_text(PLAZA, &before, &after).expect("patches");
     assert_eq!(numbers, 4);
-    assert_eq!(parse(&text), after, "the saved text loads as the edited level");
+    assert_eq!(
+        parse(&text),
+        after,
+        "the saved text loads as the edited level"
+    );
     let mut expected = replace_once(
         PLAZA,
         r#""chat_nw", position: (-32.0, -34.0)"#,
@@ -121,11 +125,18 @@ fn a_drag_saves_in_place_with_a_backup_and_the_watcher_takes_it_as_its_own() {
             r#""chat_ne", position: (34.0, -38.0)"#
         )
     );
-    assert_eq!(read(&backup_path(&path)), PLAZA, "the backup is the file before");
+    assert_eq!(
+        read(&backup_path(&path)),
+        PLAZA,
+        "the backup is the file before"
+    );
     assert_eq!(backup_path(&path), path.with_file_name("plaza.ron.bak"));
     assert!(!editor.unsaved(&moved));
     watcher.own_write(saved.text);
-    assert!(watcher.poll().is_none(), "our own save is no outside change");
+    assert!(
+        watcher.poll().is_none(),
+        "our own save is no outside change"
+    );
     // An outside edit after it is.
     std::fs::write(&path, on_disk.replace("count: 2000", "count: 1500")).expect("edit");
     assert!(matches!(watcher.poll(), Some(Ok(l)) if l.crowd.count == 1500));
@@ -142,7 +153,10 @@ fn the_save_is_refused_when_the_file_changed_on_disk() {
     let theirs = PLAZA.replace("count: 2000", "count: 1800");
     std::fs::write(&path, &theirs).expect("outside edit");
     let e = editor.save(&moved).expect_err("refused");
-    assert!(e.contains("changed on disk since it was loaded: not saved"), "{e}");
+    assert!(
+        e.contains("changed on disk since it was loaded: not saved"),
+        "{e}"
+    );
     assert!(!e.contains('\n'));
     assert_eq!(read(&path), theirs, "their file is untouched");
     assert!(!backup_path(&path).exists(), "nothing written");
@@ -182,7 +196,10 @@ fn undo_and_redo_walk_the_edits_and_a_refused_edit_changes_nothing() {
     assert!(editor.begin_drag(Element::Poi(fountain), Vec2::new(0.0, -13.1), &two));
     editor.drag_to(Vec2::new(0.0, 0.0));
     match editor.end_drag(&two) {
-        EditOutcome::Refused(why) => assert!(why.starts_with("bench_seat_7 stays where it was: points_of_interest["), "{why}"),
+        EditOutcome::Refused(why) => assert!(
+            why.starts_with("bench_seat_7 stays where it was: points_of_interest["),
+            "{why}"
+        ),
         other => panic!("{other:?}"),
     }
     assert!(editor.can_undo() && !editor.can_redo());

@@ -15,7 +15,10 @@ const SCREEN: Vec2 = Vec2::new(1280.0, 720.0);
 
 fn ground_under(level: &Level, pixel: Vec2) -> Vec2 {
     let vp = CameraRig::from_start(&level.camera).view_projection(SCREEN.x / SCREEN.y);
-    let ndc = Vec2::new(pixel.x / SCREEN.x * 2.0 - 1.0, 1.0 - pixel.y / SCREEN.y * 2.0);
+    let ndc = Vec2::new(
+        pixel.x / SCREEN.x * 2.0 - 1.0,
+        1.0 - pixel.y / SCREEN.y * 2.0,
+    );
     let p = ground_point(&vp, ndc).expect("on the ground");
     Vec2::new(p.x, p.z)
 }
@@ -41,7 +44,10 @@ fn dragging_a_point_of_interest_and_ctrl_s_writes_only_its_numbers() {
     let at = level.points_of_interest[poi].position;
     let vp = CameraRig::from_start(&level.camera).view_projection(SCREEN.x / SCREEN.y);
     let grab = project(&vp, Vec3::new(at.x, 0.08, at.y), SCREEN).expect("on screen");
-    assert!(grab.x > 100.0 && grab.x < 1180.0 && grab.y > 150.0 && grab.y < 650.0, "{grab}");
+    assert!(
+        grab.x > 100.0 && grab.x < 1180.0 && grab.y > 150.0 && grab.y < 650.0,
+        "{grab}"
+    );
     let drop = grab + Vec2::new(-90.0, 60.0);
     let script = format!(
         "2 key f9; 4 move {gx} {gy}; 6 down left; 7-16 move {gx} {gy} {dx} {dy}; 18 up left; \
@@ -72,7 +78,10 @@ fn dragging_a_point_of_interest_and_ctrl_s_writes_only_its_numbers() {
     let moved: Level = ron::from_str(&saved).expect("the saved file parses");
     let want = at + (ground_under(&level, drop) - ground_under(&level, grab));
     let got = moved.points_of_interest[poi].position;
-    assert!(got.distance(want) < 0.06, "moved to {got}, the pointer says {want}");
+    assert!(
+        got.distance(want) < 0.06,
+        "moved to {got}, the pointer says {want}"
+    );
     assert!(got.distance(at) > 3.0, "it moved: {got}");
     // Everything else is the designer's text, byte for byte.
     let before = format!("\"chat_ne\", position: ({:?}, {:?})", at.x, at.y);
@@ -91,7 +100,8 @@ fn dragging_a_point_of_interest_and_ctrl_s_writes_only_its_numbers() {
         .filter_map(|l| l.as_str())
         .collect();
     assert!(
-        hud.iter().any(|l| l.starts_with("EDIT MODE (F9)") && l.ends_with("[saved]")),
+        hud.iter()
+            .any(|l| l.starts_with("EDIT MODE (F9)") && l.ends_with("[saved]")),
         "{hud:?}"
     );
 }

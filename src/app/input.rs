@@ -9,8 +9,8 @@ use macroquad::prelude::{
 };
 
 use crate::game::{Action, FrameInput};
-use crate::level_edit::{EditCommand, ROTATE_STEP_DEG};
 use crate::level::CameraMode;
+use crate::level_edit::{EditCommand, ROTATE_STEP_DEG};
 use crate::settings::{Intent, Panel};
 use crate::ui::pointer::{Buttons, Pointer};
 use crate::view::camera::CameraInput;
@@ -109,7 +109,11 @@ impl InputReader {
             out.push(EditCommand::Redo);
         }
         if !ctrl && self.pressed(KeyCode::R) {
-            let step = if shift { -ROTATE_STEP_DEG } else { ROTATE_STEP_DEG };
+            let step = if shift {
+                -ROTATE_STEP_DEG
+            } else {
+                ROTATE_STEP_DEG
+            };
             out.push(EditCommand::Rotate(step));
         }
         out
@@ -156,12 +160,13 @@ impl InputReader {
         };
         // Ctrl+S saves the level: it must not also move the camera back.
         let held = if self.ctrl() { 0.0 } else { 1.0 };
-        let movement = held * Vec3::new(
-            axis(KeyCode::A, KeyCode::D) + axis(KeyCode::Left, KeyCode::Right),
-            axis(KeyCode::Q, KeyCode::E),
-            axis(KeyCode::S, KeyCode::W) + axis(KeyCode::Down, KeyCode::Up),
-        )
-        .clamp(Vec3::splat(-1.0), Vec3::splat(1.0));
+        let movement = held
+            * Vec3::new(
+                axis(KeyCode::A, KeyCode::D) + axis(KeyCode::Left, KeyCode::Right),
+                axis(KeyCode::Q, KeyCode::E),
+                axis(KeyCode::S, KeyCode::W) + axis(KeyCode::Down, KeyCode::Up),
+            )
+            .clamp(Vec3::splat(-1.0), Vec3::splat(1.0));
         let intents = INTENT_KEYS
             .iter()
             .filter(|(key, _)| self.pressed(*key))

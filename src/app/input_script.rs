@@ -31,18 +31,51 @@ pub struct ScriptKey {
 }
 
 const LETTERS: [KeyCode; 26] = [
-    KeyCode::A, KeyCode::B, KeyCode::C, KeyCode::D, KeyCode::E, KeyCode::F, KeyCode::G,
-    KeyCode::H, KeyCode::I, KeyCode::J, KeyCode::K, KeyCode::L, KeyCode::M, KeyCode::N,
-    KeyCode::O, KeyCode::P, KeyCode::Q, KeyCode::R, KeyCode::S, KeyCode::T, KeyCode::U,
-    KeyCode::V, KeyCode::W, KeyCode::X, KeyCode::Y, KeyCode::Z,
+    KeyCode::A,
+    KeyCode::B,
+    KeyCode::C,
+    KeyCode::D,
+    KeyCode::E,
+    KeyCode::F,
+    KeyCode::G,
+    KeyCode::H,
+    KeyCode::I,
+    KeyCode::J,
+    KeyCode::K,
+    KeyCode::L,
+    KeyCode::M,
+    KeyCode::N,
+    KeyCode::O,
+    KeyCode::P,
+    KeyCode::Q,
+    KeyCode::R,
+    KeyCode::S,
+    KeyCode::T,
+    KeyCode::U,
+    KeyCode::V,
+    KeyCode::W,
+    KeyCode::X,
+    KeyCode::Y,
+    KeyCode::Z,
 ];
 const FUNCTION_KEYS: [KeyCode; 12] = [
-    KeyCode::F1, KeyCode::F2, KeyCode::F3, KeyCode::F4, KeyCode::F5, KeyCode::F6,
-    KeyCode::F7, KeyCode::F8, KeyCode::F9, KeyCode::F10, KeyCode::F11, KeyCode::F12,
+    KeyCode::F1,
+    KeyCode::F2,
+    KeyCode::F3,
+    KeyCode::F4,
+    KeyCode::F5,
+    KeyCode::F6,
+    KeyCode::F7,
+    KeyCode::F8,
+    KeyCode::F9,
+    KeyCode::F10,
+    KeyCode::F11,
+    KeyCode::F12,
 ];
 
 fn key(word: Option<&str>, command: &str) -> Result<ScriptKey, String> {
-    let bad = || format!("\"{command}\": the key must be a to z or f1 to f12, after ctrl+ or shift+");
+    let bad =
+        || format!("\"{command}\": the key must be a to z or f1 to f12, after ctrl+ or shift+");
     let mut rest = word.ok_or_else(bad)?;
     let (mut ctrl, mut shift) = (false, false);
     loop {
@@ -257,17 +290,35 @@ mod tests {
 
     #[test]
     fn keys_are_pressed_for_one_frame_with_their_modifiers() {
-        let mut s = InputScript::parse("2 key ctrl+s; 2 key f9; 3 key shift+ctrl+z").expect("valid");
+        let mut s =
+            InputScript::parse("2 key ctrl+s; 2 key f9; 3 key shift+ctrl+z").expect("valid");
         let _ = s.pointer(1);
         assert!(s.keys().is_empty());
         let _ = s.pointer(2);
-        let plain = |code| ScriptKey { code, ctrl: false, shift: false };
+        let plain = |code| ScriptKey {
+            code,
+            ctrl: false,
+            shift: false,
+        };
         assert_eq!(
             s.keys(),
-            [ScriptKey { ctrl: true, ..plain(KeyCode::S) }, plain(KeyCode::F9)]
+            [
+                ScriptKey {
+                    ctrl: true,
+                    ..plain(KeyCode::S)
+                },
+                plain(KeyCode::F9)
+            ]
         );
         let _ = s.pointer(3);
-        assert_eq!(s.keys(), [ScriptKey { code: KeyCode::Z, ctrl: true, shift: true }]);
+        assert_eq!(
+            s.keys(),
+            [ScriptKey {
+                code: KeyCode::Z,
+                ctrl: true,
+                shift: true
+            }]
+        );
         let _ = s.pointer(4);
         assert!(s.keys().is_empty());
     }

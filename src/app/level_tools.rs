@@ -70,7 +70,9 @@ impl LevelTools {
     }
 
     fn unsaved(&self, game: &Game) -> bool {
-        self.editor.as_ref().is_some_and(|e| e.unsaved(game.level()))
+        self.editor
+            .as_ref()
+            .is_some_and(|e| e.unsaved(game.level()))
     }
 
     /// A reload the watcher polled: what to apply to the game now, and a note for the HUD.
@@ -183,8 +185,15 @@ impl LevelTools {
     /// Draws the heat map and the level overlay, moves what edit mode drags, and shows the
     /// element under the pointer. Movable handles are pushed to `covered` (they take the mouse
     /// from the camera). Returns a note for the HUD (an edit refused).
-    pub fn draw(&mut self, game: &mut Game, f: &ToolsFrame, covered: &mut Vec<Rect>) -> Option<String> {
-        let view_proj = game.camera.view_projection(f.screen.x / f.screen.y.max(1.0));
+    pub fn draw(
+        &mut self,
+        game: &mut Game,
+        f: &ToolsFrame,
+        covered: &mut Vec<Rect>,
+    ) -> Option<String> {
+        let view_proj = game
+            .camera
+            .view_projection(f.screen.x / f.screen.y.max(1.0));
         let heat_view = f.panels.heat_map;
         if heat_view != HeatView::Off {
             crate::ui::heat_map::draw(&self.heat, heat_view, &view_proj, f.screen);
@@ -195,7 +204,11 @@ impl LevelTools {
             return None;
         }
         let ground = ground_at(&view_proj, f.pointer.pos, f.screen);
-        let note = if edit { self.drag(game, &view_proj, f, ground) } else { None };
+        let note = if edit {
+            self.drag(game, &view_proj, f, ground)
+        } else {
+            None
+        };
         let level = match self.editor.as_ref().and_then(|e| e.preview()) {
             Some(preview) => preview.clone(),
             None => game.level().clone(),
@@ -221,7 +234,8 @@ impl LevelTools {
         if edit {
             covered.extend(grips);
         }
-        let hovered = dragged.or_else(|| pick(&overlay, &view_proj, f.screen, f.pointer.pos, ground, false));
+        let hovered =
+            dragged.or_else(|| pick(&overlay, &view_proj, f.screen, f.pointer.pos, ground, false));
         if let Some(e) = hovered {
             let mut lines = describe(e, &level, f.watcher);
             if let Some(err) = error.filter(|_| broken == Some(e)) {
@@ -234,7 +248,13 @@ impl LevelTools {
 
     /// Edit mode's share of the pointer: a press on a movable handle grabs it, holding drags
     /// it over the ground, letting go applies the move (or says why it cannot be there).
-    fn drag(&mut self, game: &mut Game, view_proj: &Mat4, f: &ToolsFrame, ground: Option<Vec2>) -> Option<String> {
+    fn drag(
+        &mut self,
+        game: &mut Game,
+        view_proj: &Mat4,
+        f: &ToolsFrame,
+        ground: Option<Vec2>,
+    ) -> Option<String> {
         let editor = self.editor.as_mut()?;
         let p = f.pointer;
         if editor.dragging().is_some() {
@@ -272,10 +292,20 @@ fn ground_at(view_proj: &Mat4, pos: Vec2, screen: Vec2) -> Option<Vec2> {
 
 /// The tooltip of an element: its name, its kind and where the file writes it.
 fn describe(e: Element, level: &Level, watcher: &LevelWatcher) -> Vec<String> {
-    let mut lines = vec![e.name(level), e.kind(level)];
+    let (name, kind) = (e.name(level), e.kind(level));
+    let mut lines = if name == kind {
+        vec![name]
+    } else {
+        vec![name, kind]
+    };
     if let Some(text) = watcher.good_text() {
         let pos = FieldMap::new(text).position_of(&e.field_path());
-        lines.push(format!("{}:{}:{}", watcher.path().display(), pos.line, pos.col));
+        lines.push(format!(
+            "{}:{}:{}",
+            watcher.path().display(),
+            pos.line,
+            pos.col
+        ));
     }
     lines
 }

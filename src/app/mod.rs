@@ -442,6 +442,7 @@ impl Session {
                 gpu: f.gpu_time,
                 history: &self.history,
                 pointer,
+                panels,
             };
             crowd_changed = self
                 .perf_panel

@@ -171,11 +171,12 @@ impl Element {
                 Some(z) => &mut z.center,
                 None => return false,
             },
-            Element::PathPoint(i, k) => match level.paths.get_mut(i).and_then(|p| p.points.get_mut(k))
-            {
-                Some(p) => p,
-                None => return false,
-            },
+            Element::PathPoint(i, k) => {
+                match level.paths.get_mut(i).and_then(|p| p.points.get_mut(k)) {
+                    Some(p) => p,
+                    None => return false,
+                }
+            }
             _ => return false,
         };
         *slot = to;

@@ -5,8 +5,7 @@ use glam::{Mat4, Vec2, Vec3};
 use macroquad::prelude::{draw_rectangle, draw_text, draw_triangle, measure_text, Color};
 
 use crate::view::heat_map::{
-    density_color, speed_color, HeatMap, HeatView, AVERAGE_SECONDS, DENSITY_FULL,
-    SPEED_FULL,
+    density_color, speed_color, HeatMap, HeatView, AVERAGE_SECONDS, DENSITY_FULL, SPEED_FULL,
 };
 use crate::view::level_overlay::project;
 

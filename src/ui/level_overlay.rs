@@ -3,9 +3,13 @@
 //! panel, and the tooltip of the element under the pointer.
 
 use glam::{Mat4, Vec2, Vec3};
-use macroquad::prelude::{draw_line, draw_rectangle, draw_rectangle_lines, draw_text, measure_text, Color};
+use macroquad::prelude::{
+    draw_line, draw_rectangle, draw_rectangle_lines, draw_text, measure_text, Color,
+};
 
-use crate::view::level_overlay::{project, project_segment, LevelOverlay, Rgba, HANDLE_PICK_PIXELS};
+use crate::view::level_overlay::{
+    project, project_segment, LevelOverlay, Rgba, HANDLE_PICK_PIXELS,
+};
 
 use super::agent_overlay::{place_labels, LabelSpot};
 use super::pointer::Rect;
@@ -59,8 +63,21 @@ pub fn draw(overlay: &LevelOverlay, v: &OverlayView) -> Vec<Rect> {
         };
         if v.edit_mode && h.movable {
             let r = HANDLE_PICK_PIXELS * 0.7;
-            draw_rectangle(p.x - r, p.y - r, 2.0 * r, 2.0 * r, Color::new(1.0, 1.0, 1.0, 0.85));
-            draw_rectangle_lines(p.x - r, p.y - r, 2.0 * r, 2.0 * r, 2.0, Color::new(0.0, 0.0, 0.0, 1.0));
+            draw_rectangle(
+                p.x - r,
+                p.y - r,
+                2.0 * r,
+                2.0 * r,
+                Color::new(1.0, 1.0, 1.0, 0.85),
+            );
+            draw_rectangle_lines(
+                p.x - r,
+                p.y - r,
+                2.0 * r,
+                2.0 * r,
+                2.0,
+                Color::new(0.0, 0.0, 0.0, 1.0),
+            );
             let s = HANDLE_PICK_PIXELS;
             grips.push(Rect {
                 x: p.x - s,
@@ -69,7 +86,13 @@ pub fn draw(overlay: &LevelOverlay, v: &OverlayView) -> Vec<Rect> {
                 h: 2.0 * s,
             });
         } else {
-            draw_rectangle(p.x - 2.0, p.y - 2.0, 4.0, 4.0, Color::new(1.0, 1.0, 1.0, 0.9));
+            draw_rectangle(
+                p.x - 2.0,
+                p.y - 2.0,
+                4.0,
+                4.0,
+                Color::new(1.0, 1.0, 1.0, 0.9),
+            );
         }
     }
     draw_labels(overlay, v);
@@ -100,7 +123,13 @@ fn draw_labels(overlay: &LevelOverlay, v: &OverlayView) {
     for k in place_labels(&spots, v.panels, 2.0, MAX_LABELS) {
         let (l, r) = (&overlay.labels[which[k]], spots[k].rect);
         draw_rectangle(r.x, r.y, r.w, r.h, LABEL_BG);
-        draw_text(&l.text, r.x + 3.0, r.y + f32::from(FONT) - 1.0, f32::from(FONT), color(l.color));
+        draw_text(
+            &l.text,
+            r.x + 3.0,
+            r.y + f32::from(FONT) - 1.0,
+            f32::from(FONT),
+            color(l.color),
+        );
     }
 }
 
@@ -117,6 +146,12 @@ pub fn draw_tooltip(lines: &[String], at: Vec2, screen: Vec2) {
     draw_rectangle(x, y, width, height, Color::new(0.05, 0.05, 0.1, 0.9));
     draw_rectangle_lines(x, y, width, height, 1.0, Color::new(1.0, 1.0, 1.0, 0.6));
     for (i, l) in lines.iter().enumerate() {
-        draw_text(l, x + 6.0, y + 18.0 + i as f32 * 18.0, 16.0, Color::new(1.0, 1.0, 1.0, 1.0));
+        draw_text(
+            l,
+            x + 6.0,
+            y + 18.0 + i as f32 * 18.0,
+            16.0,
+            Color::new(1.0, 1.0, 1.0, 1.0),
+        );
     }
 }

@@ -268,10 +268,22 @@ mod tests {
         assert_eq!(density_color(0.09), None);
         assert!(density_color(0.1).is_some());
         let jam = density_color(5.0).expect("painted");
-        assert_approx!(glam::Vec4::from(jam), glam::Vec4::new(1.0, 0.15, 0.1, 0.7), 1e-6);
+        assert_approx!(
+            glam::Vec4::from(jam),
+            glam::Vec4::new(1.0, 0.15, 0.1, 0.7),
+            1e-6
+        );
         let free = speed_color(2.0);
-        assert_approx!(glam::Vec4::from(free), glam::Vec4::new(0.15, 0.35, 1.0, 0.5), 1e-6);
-        assert_approx!(glam::Vec3::from(ramp(0.5)), glam::Vec3::new(0.55, 0.875, 0.2), 1e-6);
+        assert_approx!(
+            glam::Vec4::from(free),
+            glam::Vec4::new(0.15, 0.35, 1.0, 0.5),
+            1e-6
+        );
+        assert_approx!(
+            glam::Vec3::from(ramp(0.5)),
+            glam::Vec3::new(0.55, 0.875, 0.2),
+            1e-6
+        );
         assert_eq!(HeatView::Off.next().next().next(), HeatView::Off);
         let map = HeatMap::new(&bounds());
         assert!(map.fits(&bounds()));

@@ -207,8 +207,14 @@ impl LevelOverlay {
         let target = Vec2::new(cam.target.x, cam.target.z);
         // The start camera's eye, seen from above: `distance` back along its yaw.
         let yaw = cam.yaw_deg.to_radians();
-        let back = Vec2::new(yaw.sin(), yaw.cos()) * cam.distance * cam.pitch_deg.to_radians().cos();
-        o.outline(&[target, target + back], false, CAMERA_COLOR, Element::CameraStart);
+        let back =
+            Vec2::new(yaw.sin(), yaw.cos()) * cam.distance * cam.pitch_deg.to_radians().cos();
+        o.outline(
+            &[target, target + back],
+            false,
+            CAMERA_COLOR,
+            Element::CameraStart,
+        );
         o.handle(target, Element::CameraStart);
         let text = format!("camera start ({:?}, {} m)", cam.mode, cam.distance);
         o.label(target + back, text, CAMERA_COLOR, Element::CameraStart, 1);
@@ -298,7 +304,10 @@ const NEAR_W: f32 = 0.05;
 
 fn clip_to_screen(c: Vec4, screen: Vec2) -> Vec2 {
     let ndc = c.truncate() / c.w;
-    Vec2::new((ndc.x + 1.0) * 0.5 * screen.x, (1.0 - ndc.y) * 0.5 * screen.y)
+    Vec2::new(
+        (ndc.x + 1.0) * 0.5 * screen.x,
+        (1.0 - ndc.y) * 0.5 * screen.y,
+    )
 }
 
 /// A world segment on the screen, cut where it passes behind the camera.
@@ -451,7 +460,12 @@ mod tests {
         );
         let poi = o.labels.iter().find(|l| l.element == Element::Poi(0));
         assert_eq!(poi.map(|l| l.at), Some(Vec3::new(-10.0, LABEL_HEIGHT, 5.0)));
-        let movable: Vec<Element> = o.handles.iter().filter(|h| h.movable).map(|h| h.element).collect();
+        let movable: Vec<Element> = o
+            .handles
+            .iter()
+            .filter(|h| h.movable)
+            .map(|h| h.element)
+            .collect();
         assert_eq!(
             movable,
             vec![
@@ -477,12 +491,26 @@ mod tests {
         let screen = Vec2::new(800.0, 800.0);
         let at = |x: f32, z: f32| project(&vp, Vec3::new(x, LIFT, z), screen).expect("in front");
         let pick_at = |x: f32, z: f32, movable_only| {
-            pick(&o, &vp, screen, at(x, z), Some(Vec2::new(x, z)), movable_only)
+            pick(
+                &o,
+                &vp,
+                screen,
+                at(x, z),
+                Some(Vec2::new(x, z)),
+                movable_only,
+            )
         };
         // The POI's handle, and a few pixels off it.
         assert_eq!(pick_at(-10.0, 5.0, true), Some(Element::Poi(0)));
         assert_eq!(
-            pick(&o, &vp, screen, at(-10.0, 5.0) + Vec2::new(6.0, 0.0), None, true),
+            pick(
+                &o,
+                &vp,
+                screen,
+                at(-10.0, 5.0) + Vec2::new(6.0, 0.0),
+                None,
+                true
+            ),
             Some(Element::Poi(0))
         );
         assert_eq!(pick_at(10.0, -10.0, true), Some(Element::PathPoint(0, 1)));
@@ -504,11 +532,22 @@ mod tests {
         let vp = Mat4::perspective_rh_gl(1.0, 1.0, 0.1, 100.0)
             * Mat4::look_at_rh(Vec3::ZERO, Vec3::NEG_Z, Vec3::Y);
         let screen = Vec2::new(400.0, 400.0);
-        let (a, b) = project_segment(&vp, Vec3::new(0.0, 0.0, -10.0), Vec3::new(0.0, 0.0, 10.0), screen)
-            .expect("partly in front");
+        let (a, b) = project_segment(
+            &vp,
+            Vec3::new(0.0, 0.0, -10.0),
+            Vec3::new(0.0, 0.0, 10.0),
+            screen,
+        )
+        .expect("partly in front");
         assert_approx!(a, Vec2::new(200.0, 200.0), 1e-3);
         assert!(b.is_finite());
-        assert!(project_segment(&vp, Vec3::new(0.0, 0.0, 5.0), Vec3::new(1.0, 0.0, 5.0), screen).is_none());
+        assert!(project_segment(
+            &vp,
+            Vec3::new(0.0, 0.0, 5.0),
+            Vec3::new(1.0, 0.0, 5.0),
+            screen
+        )
+        .is_none());
         let mut o = LevelOverlay::build(&level(), &[]);
         o.highlight(Element::PathPoint(0, 1));
         assert!(o
