@@ -91,7 +91,7 @@ fn session() -> (tempfile::TempDir, PathBuf, Editor, LevelWatcher) {
 
 fn applied(outcome: EditOutcome) -> Level {
     match outcome {
-        EditOutcome::Apply(level) => level,
+        EditOutcome::Apply(level) => *level,
         other => panic!("not applied: {other:?}"),
     }
 }

@@ -157,7 +157,7 @@ impl LevelTools {
             }
             EditCommand::Rotate(degrees) => match editor.rotate_selected(degrees, &level) {
                 EditOutcome::Apply(l) => {
-                    game.apply_edit(l);
+                    game.apply_edit(*l);
                     format!("turned {degrees} degrees")
                 }
                 EditOutcome::Refused(why) => why,
@@ -266,7 +266,7 @@ impl LevelTools {
             }
             return match editor.end_drag(game.level()) {
                 EditOutcome::Apply(level) => {
-                    game.apply_edit(level);
+                    game.apply_edit(*level);
                     None
                 }
                 EditOutcome::Refused(why) => Some(why),

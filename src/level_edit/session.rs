@@ -27,7 +27,7 @@ pub enum EditOutcome {
     /// Nothing changed.
     None,
     /// Apply this level to the game (like a hot reload).
-    Apply(Level),
+    Apply(Box<Level>),
     /// The edit would break the level: this says why; the game keeps its level.
     Refused(String),
 }
@@ -186,7 +186,7 @@ impl Editor {
         }
         self.undo.push(current.clone());
         self.redo.clear();
-        EditOutcome::Apply(next)
+        EditOutcome::Apply(Box::new(next))
     }
 
     /// The level before the last edit (Ctrl+Z).

@@ -46,9 +46,9 @@ pub fn draw_legend(view: HeatView, screen: Vec2) -> Option<Rect> {
         HeatView::Speed => ("Heat map (F2): mean speed", SPEED_FULL, " m/s"),
     };
     let r = Rect {
-        x: screen.x - 300.0,
+        x: screen.x - 330.0,
         y: screen.y - 96.0,
-        w: 290.0,
+        w: 320.0,
         h: 62.0,
     };
     draw_rectangle(r.x, r.y, r.w, r.h, PANEL_BG);
