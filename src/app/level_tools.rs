@@ -309,3 +309,67 @@ fn describe(e: Element, level: &Level, watcher: &LevelWatcher) -> Vec<String> {
     }
     lines
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::GameOptions;
+
+    const PLAZA: &str = include_str!("../../levels/plaza.ron");
+
+    #[test]
+    fn a_file_change_waits_while_edits_are_unsaved_and_loads_once_they_are_undone() {
+        let dir = tempfile::tempdir().expect("scratch");
+        let path = dir.path().join("plaza.ron");
+        std::fs::write(&path, PLAZA).expect("copy");
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let level: Level = ron::from_str(PLAZA).expect("parses");
+        let mut watcher = LevelWatcher::new(&path, root);
+        let mut tools = LevelTools::new(&watcher, &level, root);
+        let options = GameOptions {
+            crowd: Some(10),
+            seed: None,
+        };
+        let mut game = Game::new(level.clone(), options);
+        let editor = tools.editor.as_mut().expect("the file's text");
+        assert!(editor.begin_drag(Element::Poi(0), Vec2::new(0.0, -9.6), &level));
+        editor.drag_to(Vec2::new(2.0, -9.6));
+        let EditOutcome::Apply(moved) = editor.end_drag(&level) else {
+            panic!("the move applies");
+        };
+        game.apply_edit(*moved);
+        assert_eq!(game.reload_count(), 0, "an edit is no reload");
+
+        std::fs::write(&path, PLAZA.replace("count: 2000", "count: 1900")).expect("their edit");
+        let polled = watcher.poll().expect("noticed");
+        let (apply, note) = tools.take_reload(polled, &game, &watcher);
+        assert!(apply.is_none(), "held back: it would drop the edit");
+        assert!(note.is_some_and(|n| n.contains("your unsaved edits are kept")));
+        assert!(
+            tools.release_held(&game, &watcher).is_none(),
+            "still unsaved"
+        );
+        let refused = tools.command(EditCommand::Save, &mut game, &mut watcher);
+        assert!(
+            refused.contains("changed on disk since it was loaded"),
+            "{refused}"
+        );
+
+        assert_eq!(
+            tools.command(EditCommand::Undo, &mut game, &mut watcher),
+            "undone"
+        );
+        let loaded = tools.release_held(&game, &watcher).expect("loads now");
+        assert_eq!(loaded.crowd.count, 1900);
+        game.apply_reload(Ok(loaded));
+        // The file's version is the new base: nothing unsaved, and a save has nothing to write.
+        assert_eq!(
+            tools.command(EditCommand::Save, &mut game, &mut watcher),
+            "nothing moved: nothing to save"
+        );
+        assert_eq!(
+            tools.command(EditCommand::Undo, &mut game, &mut watcher),
+            "nothing to undo"
+        );
+    }
+}

@@ -272,6 +272,11 @@ impl Session {
         if let Some(level) = self.tools.release_held(&self.game, &self.watcher) {
             self.game.apply_reload(Ok(level));
             self.hero_view.sync(&mut self.game);
+            let path = self.watcher.path().display();
+            self.note(
+                format!("Reloaded {path}: your edits are undone"),
+                RELOAD_NOTE,
+            );
         }
         let Some(polled) = self.watcher.poll() else {
             return;
@@ -386,7 +391,7 @@ impl Session {
         };
         let refused = self.tools.draw(&mut self.game, &frame, &mut covered);
         if let Some(text) = refused {
-            self.notice = Some((text, Instant::now(), EDIT_NOTE));
+            self.note(text, EDIT_NOTE);
         }
         let game = &self.game;
         if panels.agent_overlay {
