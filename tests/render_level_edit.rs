@@ -1,15 +1,17 @@
 //! Edit mode in the real window, as a designer uses it: F9, drag a point of interest's handle
-//! with the mouse, Ctrl+S; the level file on disk then differs from before only in that
-//! point's two numbers, a backup holds the file as it was, and the camera never moved.
+//! with the mouse, click a box obstacle's handle and press R, Ctrl+S; the level file on disk
+//! then differs from before only in that point's two numbers and the box's angle, a backup
+//! holds the file as it was, and the camera never moved.
 //! Driven by `--input-script` (mouse and keys) on a copy of the plaza at 1280x720.
 
 mod support;
 
 use glam::{Vec2, Vec3};
 use support::{find_display, project_root, run_for_report, scratch_dir};
-use throng::level::Level;
+use throng::level::{Level, Shape};
+use throng::level_edit::ROTATE_STEP_DEG;
 use throng::view::camera::{ground_point, CameraRig};
-use throng::view::level_overlay::project;
+use throng::view::level_overlay::{project, LevelOverlay};
 
 const SCREEN: Vec2 = Vec2::new(1280.0, 720.0);
 
@@ -21,6 +23,49 @@ fn ground_under(level: &Level, pixel: Vec2) -> Vec2 {
     );
     let p = ground_point(&vp, ndc).expect("on the ground");
     Vec2::new(p.x, p.z)
+}
+
+/// A box obstacle whose handle is on the screen, clear of the HUD, and the nearest handle to
+/// its own pixel by a margin (a bench's seat is a few pixels off): its index and pixel.
+fn lone_box(level: &Level, vp: &glam::Mat4) -> (usize, Vec2) {
+    let handles: Vec<Vec2> = LevelOverlay::build(level, &[])
+        .handles
+        .iter()
+        .filter_map(|h| project(vp, h.at, SCREEN))
+        .collect();
+    level
+        .obstacles
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| matches!(o.shape, Shape::Box { .. }))
+        .filter_map(|(i, o)| {
+            let c = o.shape.center();
+            let p = project(vp, Vec3::new(c.x, 0.08, c.y), SCREEN)?;
+            let inside = p.x > 60.0 && p.x < 1220.0 && p.y > 150.0 && p.y < 680.0;
+            let alone = handles
+                .iter()
+                .filter(|h| h.distance(p) > 0.5)
+                .all(|h| h.distance(p) > 6.0);
+            (inside && alone).then_some((i, p))
+        })
+        .next()
+        .unwrap_or_else(|| {
+            let all: Vec<_> = level
+                .obstacles
+                .iter()
+                .map(|o| {
+                    (
+                        o.name.clone(),
+                        project(
+                            vp,
+                            Vec3::new(o.shape.center().x, 0.08, o.shape.center().y),
+                            SCREEN,
+                        ),
+                    )
+                })
+                .collect();
+            panic!("no box to turn: {all:?}")
+        })
 }
 
 #[test]
@@ -49,13 +94,16 @@ fn dragging_a_point_of_interest_and_ctrl_s_writes_only_its_numbers() {
         "{grab}"
     );
     let drop = grab + Vec2::new(-90.0, 60.0);
+    let (turned, pick) = lone_box(&level, &vp);
     let script = format!(
         "2 key f9; 4 move {gx} {gy}; 6 down left; 7-16 move {gx} {gy} {dx} {dy}; 18 up left; \
-         22 key ctrl+s",
+         20 move {bx} {by}; 21 down left; 22 up left; 24 key r; 27 key ctrl+s",
         gx = grab.x,
         gy = grab.y,
         dx = drop.x,
-        dy = drop.y
+        dy = drop.y,
+        bx = pick.x,
+        by = pick.y
     );
     let file_arg = file.to_string_lossy().to_string();
     let report = run_for_report(
@@ -68,7 +116,7 @@ fn dragging_a_point_of_interest_and_ctrl_s_writes_only_its_numbers() {
             "--crowd",
             "50",
             "--frames",
-            "28",
+            "32",
             "--input-script",
             &script,
         ],
@@ -86,7 +134,37 @@ fn dragging_a_point_of_interest_and_ctrl_s_writes_only_its_numbers() {
     // Everything else is the designer's text, byte for byte.
     let before = format!("\"chat_ne\", position: ({:?}, {:?})", at.x, at.y);
     let after = format!("\"chat_ne\", position: ({:?}, {:?})", got.x, got.y);
-    assert_eq!(saved, original.replacen(&before, &after, 1));
+    let mut expected = original.replacen(&before, &after, 1);
+    // The clicked box turned one step of R.
+    let angle = |l: &Level| match l.obstacles[turned].shape {
+        Shape::Box { angle_deg, .. } => angle_deg,
+        Shape::Circle { .. } => unreachable!("a box"),
+    };
+    let (old, new) = (angle(&level), angle(&moved));
+    assert_eq!(
+        new,
+        old + ROTATE_STEP_DEG,
+        "{}",
+        level.obstacles[turned].name
+    );
+    let line = original
+        .lines()
+        .find(|l| l.contains(&format!("(name: \"{}\"", level.obstacles[turned].name)))
+        .expect("its line");
+    let turned_line = if line.contains("angle_deg") {
+        line.replacen(
+            &format!("angle_deg: {old:?}"),
+            &format!("angle_deg: {new:?}"),
+            1,
+        )
+    } else {
+        let (head, tail) = line.split_once("half_extents: (").expect("a box");
+        let (size, rest) = tail.split_once(')').expect("closed");
+        format!("{head}half_extents: ({size}), angle_deg: {new:?}){rest}")
+    };
+    assert_ne!(turned_line, line);
+    expected = expected.replacen(line, &turned_line, 1);
+    assert_eq!(saved, expected);
     let backup = dir.path().join("plaza.ron.bak");
     assert_eq!(std::fs::read_to_string(backup).expect("backup"), original);
     // The drag was edit mode's, not the camera's.
