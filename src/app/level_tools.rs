@@ -200,6 +200,11 @@ impl LevelTools {
             covered.extend(crate::ui::heat_map::draw_legend(heat_view, f.screen));
         }
         let edit = f.panels.edit_mode;
+        if !edit {
+            if let Some(e) = &mut self.editor {
+                e.cancel_drag();
+            }
+        }
         if !(f.panels.level_overlay || edit) {
             return None;
         }

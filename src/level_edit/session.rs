@@ -149,6 +149,11 @@ impl Editor {
         self.drag.as_ref().map(|d| d.element)
     }
 
+    /// Drops a drag in progress (edit mode was switched off): nothing moves.
+    pub fn cancel_drag(&mut self) {
+        self.drag = None;
+    }
+
     /// Lets go: the moved level, when it moved and is still a valid level.
     pub fn end_drag(&mut self, current: &Level) -> EditOutcome {
         match self.drag.take() {
