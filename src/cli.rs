@@ -106,9 +106,9 @@ pub struct PlayArgs {
     /// same picture every run.
     #[arg(long)]
     pub paused: bool,
-    /// Drive the mouse from a script instead of the real one, for tests: commands such as
-    /// "3 move 200 164; 4 down left; 5-20 move 200 164 300 164; 21 up left" (see
-    /// `app/input_script.rs`).
+    /// Drive the mouse (and press keys) from a script instead of the real ones, for tests:
+    /// commands such as "3 move 200 164; 4 down left; 5-20 move 200 164 300 164; 21 up left;
+    /// 25 key ctrl+s" (see `app/input_script.rs`).
     #[arg(long, hide = true)]
     pub input_script: Option<String>,
     /// Testing aid: sleep this many milliseconds every frame (0 to 10000), to see the game as a

@@ -23,6 +23,7 @@ pub mod frustum;
 pub mod game;
 pub mod hero;
 pub mod level;
+pub mod level_edit;
 pub mod perf;
 pub mod render;
 pub mod scenery;

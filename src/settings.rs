@@ -10,6 +10,7 @@ use crate::game::{Action, Game};
 use crate::hero::commands::HeroCommand;
 use crate::level::LodSettings;
 use crate::tween::Easing;
+use crate::view::heat_map::HeatView;
 
 /// How the frame is drawn. Outlives level reloads.
 #[derive(Debug, Clone, Copy, PartialEq, Args)]
@@ -136,6 +137,10 @@ pub enum Panel {
     CurveEditor,
     HeroAnimation,
     HeroExpressions,
+    /// The level's bounds, obstacles, points of interest, paths and spawn zones over the world.
+    LevelOverlay,
+    /// Dragging the level's elements with the mouse.
+    EditMode,
 }
 
 /// Which panels and overlays are open.
@@ -158,6 +163,27 @@ pub struct Panels {
     /// Follows `--hero-panels` (see `Settings::from_flags`).
     #[arg(skip)]
     pub hero_expressions: bool,
+    /// Show the level overlay (F8) at start: bounds, obstacles, points of interest with their
+    /// occupancy, paths, spawn zones, the hero spawn and the camera start.
+    #[arg(long)]
+    pub level_overlay: bool,
+    /// Start in edit mode (F9): drag points of interest, spawn zones, path points and obstacles;
+    /// Ctrl+S writes the moved numbers into the level file.
+    #[arg(long = "edit")]
+    pub edit_mode: bool,
+    /// Start with the heat map (F2) showing `density` (people per m²) or `speed` (mean m/s).
+    #[arg(long = "heat-map", value_name = "VIEW", default_value = "off", value_parser = parse_heat_view)]
+    pub heat_map: HeatView,
+}
+
+/// `--heat-map`: off, density or speed.
+fn parse_heat_view(text: &str) -> Result<HeatView, String> {
+    match text {
+        "off" => Ok(HeatView::Off),
+        "density" => Ok(HeatView::Density),
+        "speed" => Ok(HeatView::Speed),
+        _ => Err(format!("`{text}`; allowed: off, density, speed")),
+    }
 }
 
 impl Panels {
@@ -169,6 +195,8 @@ impl Panels {
             Panel::CurveEditor => &mut self.curve_editor,
             Panel::HeroAnimation => &mut self.hero_animation,
             Panel::HeroExpressions => &mut self.hero_expressions,
+            Panel::LevelOverlay => &mut self.level_overlay,
+            Panel::EditMode => &mut self.edit_mode,
         }
     }
 }
@@ -196,6 +224,9 @@ pub enum Intent {
     /// A simulation or camera command, passed to `Game::frame`.
     Game(Action),
     TogglePanel(Panel),
+    /// The heat map: off → density → speed → off.
+    CycleHeatMap,
+    SetHeatMap(HeatView),
     ToggleCullView,
     SetCrowd(u32),
     SetFrustumCulling(bool),
@@ -228,6 +259,8 @@ pub fn apply(intents: Vec<Intent>, settings: &mut Settings, game: &mut Game) -> 
                     game.slide_perf_panel(*flag);
                 }
             }
+            Intent::CycleHeatMap => settings.panels.heat_map = settings.panels.heat_map.next(),
+            Intent::SetHeatMap(v) => settings.panels.heat_map = v,
             Intent::ToggleCullView => view.cull_view = !view.cull_view,
             Intent::SetCrowd(n) => game.set_crowd_count(n),
             Intent::SetFrustumCulling(on) => view.frustum_culling = on,
@@ -274,8 +307,15 @@ mod tests {
             "256",
             "--hero-panels",
             "--perf-panel",
+            "--heat-map",
+            "speed",
+            "--edit",
         ])
         .settings;
+        assert_eq!(f.panels.heat_map, HeatView::Speed);
+        assert!(f.panels.edit_mode && !f.panels.level_overlay);
+        let bad = Flags::try_parse_from(["t", "--heat-map", "flow"]).map(|_| ());
+        assert!(bad.is_err_and(|e| e.to_string().contains("allowed: off, density, speed")));
         assert!(f.view.per_agent_draws && !f.view.sim_lod);
         assert_eq!(f.view.uniform_cap, Some(256));
         assert!(f.panels.hero_animation && f.panels.perf);

@@ -10,6 +10,7 @@ use macroquad::prelude::{
 
 use crate::game::{Action, FrameInput};
 use crate::level::CameraMode;
+use crate::level_edit::{EditCommand, ROTATE_STEP_DEG};
 use crate::settings::{Intent, Panel};
 use crate::ui::pointer::{Buttons, Pointer};
 use crate::view::camera::CameraInput;
@@ -29,7 +30,7 @@ pub struct InputReader {
 const DOUBLE_CLICK_SECONDS: f32 = 0.35;
 const DOUBLE_CLICK_PIXELS: f32 = 6.0;
 
-const INTENT_KEYS: [(KeyCode, Intent); 20] = [
+const INTENT_KEYS: [(KeyCode, Intent); 23] = [
     (KeyCode::Space, Intent::Game(Action::TogglePause)),
     (KeyCode::P, Intent::Game(Action::TogglePause)),
     (KeyCode::N, Intent::Game(Action::SingleStep)),
@@ -50,6 +51,9 @@ const INTENT_KEYS: [(KeyCode, Intent); 20] = [
     (KeyCode::V, Intent::Game(Action::HeroWave)),
     (KeyCode::F5, Intent::TogglePanel(Panel::HeroAnimation)),
     (KeyCode::F6, Intent::TogglePanel(Panel::HeroExpressions)),
+    (KeyCode::F8, Intent::TogglePanel(Panel::LevelOverlay)),
+    (KeyCode::F9, Intent::TogglePanel(Panel::EditMode)),
+    (KeyCode::F2, Intent::CycleHeatMap),
 ];
 
 fn axis(neg: KeyCode, pos: KeyCode) -> f32 {
@@ -65,6 +69,56 @@ fn buttons(state: impl Fn(MouseButton) -> bool) -> Buttons {
 }
 
 impl InputReader {
+    /// `key` went down this frame (on the keyboard or in the script).
+    fn pressed(&self, key: KeyCode) -> bool {
+        is_key_pressed(key) || self.script_keys().any(|k| k.code == key)
+    }
+
+    fn script_keys(&self) -> impl Iterator<Item = &super::input_script::ScriptKey> {
+        self.script.iter().flat_map(|s| s.keys())
+    }
+
+    fn ctrl(&self) -> bool {
+        is_key_down(KeyCode::LeftControl)
+            || is_key_down(KeyCode::RightControl)
+            || self.script_keys().any(|k| k.ctrl)
+    }
+
+    fn shift(&self) -> bool {
+        is_key_down(KeyCode::LeftShift)
+            || is_key_down(KeyCode::RightShift)
+            || self.script_keys().any(|k| k.shift)
+    }
+
+    /// Edit mode's keys this frame: Ctrl+S save, Ctrl+Z undo, Ctrl+Y (or Ctrl+Shift+Z) redo,
+    /// R / Shift+R turn the selected box.
+    pub fn edit_commands(&self) -> Vec<EditCommand> {
+        let (ctrl, shift) = (self.ctrl(), self.shift());
+        let mut out = Vec::new();
+        if ctrl && self.pressed(KeyCode::S) {
+            out.push(EditCommand::Save);
+        }
+        if ctrl && self.pressed(KeyCode::Z) {
+            out.push(if shift {
+                EditCommand::Redo
+            } else {
+                EditCommand::Undo
+            });
+        }
+        if ctrl && self.pressed(KeyCode::Y) {
+            out.push(EditCommand::Redo);
+        }
+        if !ctrl && self.pressed(KeyCode::R) {
+            let step = if shift {
+                -ROTATE_STEP_DEG
+            } else {
+                ROTATE_STEP_DEG
+            };
+            out.push(EditCommand::Rotate(step));
+        }
+        out
+    }
+
     /// The mouse on `frame` (counted from 1): the window's, or the script's when one drives
     /// the game.
     pub fn pointer(&mut self, frame: u64) -> Pointer {
@@ -104,15 +158,18 @@ impl InputReader {
                 if right || middle { delta } else { Vec2::ZERO },
             ),
         };
-        let movement = Vec3::new(
-            axis(KeyCode::A, KeyCode::D) + axis(KeyCode::Left, KeyCode::Right),
-            axis(KeyCode::Q, KeyCode::E),
-            axis(KeyCode::S, KeyCode::W) + axis(KeyCode::Down, KeyCode::Up),
-        )
-        .clamp(Vec3::splat(-1.0), Vec3::splat(1.0));
+        // Ctrl+S saves the level: it must not also move the camera back.
+        let held = if self.ctrl() { 0.0 } else { 1.0 };
+        let movement = held
+            * Vec3::new(
+                axis(KeyCode::A, KeyCode::D) + axis(KeyCode::Left, KeyCode::Right),
+                axis(KeyCode::Q, KeyCode::E),
+                axis(KeyCode::S, KeyCode::W) + axis(KeyCode::Down, KeyCode::Up),
+            )
+            .clamp(Vec3::splat(-1.0), Vec3::splat(1.0));
         let intents = INTENT_KEYS
             .iter()
-            .filter(|(key, _)| is_key_pressed(*key))
+            .filter(|(key, _)| self.pressed(*key))
             .map(|(_, intent)| intent.clone())
             .collect();
         let mut double_click = None;

@@ -4,9 +4,12 @@
 //! One command per `;` or line, frames counted from 1:
 //! `N move X Y` puts the pointer at (X, Y) from frame N; `N-M move X1 Y1 X2 Y2` glides it there
 //! in even steps over frames N to M; `N down B` / `N up B` press and release button B (`left`,
-//! `right`, `middle`); `N wheel D` turns the wheel D notches (up positive).
+//! `right`, `middle`); `N wheel D` turns the wheel D notches (up positive); `N key K` presses
+//! key K on frame N, with `ctrl+` and `shift+` before it held (`5 key ctrl+s`, `2 key f9`;
+//! keys: a to z, f1 to f12).
 
 use glam::Vec2;
+use macroquad::prelude::KeyCode;
 
 use crate::ui::pointer::{Buttons, Pointer};
 
@@ -16,6 +19,85 @@ enum Command {
     Down(Button),
     Up(Button),
     Wheel(f32),
+    Key(ScriptKey),
+}
+
+/// A key the script presses, with the modifiers it holds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ScriptKey {
+    pub code: KeyCode,
+    pub ctrl: bool,
+    pub shift: bool,
+}
+
+const LETTERS: [KeyCode; 26] = [
+    KeyCode::A,
+    KeyCode::B,
+    KeyCode::C,
+    KeyCode::D,
+    KeyCode::E,
+    KeyCode::F,
+    KeyCode::G,
+    KeyCode::H,
+    KeyCode::I,
+    KeyCode::J,
+    KeyCode::K,
+    KeyCode::L,
+    KeyCode::M,
+    KeyCode::N,
+    KeyCode::O,
+    KeyCode::P,
+    KeyCode::Q,
+    KeyCode::R,
+    KeyCode::S,
+    KeyCode::T,
+    KeyCode::U,
+    KeyCode::V,
+    KeyCode::W,
+    KeyCode::X,
+    KeyCode::Y,
+    KeyCode::Z,
+];
+const FUNCTION_KEYS: [KeyCode; 12] = [
+    KeyCode::F1,
+    KeyCode::F2,
+    KeyCode::F3,
+    KeyCode::F4,
+    KeyCode::F5,
+    KeyCode::F6,
+    KeyCode::F7,
+    KeyCode::F8,
+    KeyCode::F9,
+    KeyCode::F10,
+    KeyCode::F11,
+    KeyCode::F12,
+];
+
+fn key(word: Option<&str>, command: &str) -> Result<ScriptKey, String> {
+    let bad =
+        || format!("\"{command}\": the key must be a to z or f1 to f12, after ctrl+ or shift+");
+    let mut rest = word.ok_or_else(bad)?;
+    let (mut ctrl, mut shift) = (false, false);
+    loop {
+        if let Some(r) = rest.strip_prefix("ctrl+") {
+            (ctrl, rest) = (true, r);
+        } else if let Some(r) = rest.strip_prefix("shift+") {
+            (shift, rest) = (true, r);
+        } else {
+            break;
+        }
+    }
+    let letter = match rest.as_bytes() {
+        [c @ b'a'..=b'z'] => Some(LETTERS[usize::from(c - b'a')]),
+        _ => None,
+    };
+    let function = rest
+        .strip_prefix('f')
+        .and_then(|n| n.parse::<usize>().ok())
+        .filter(|n| (1..=12).contains(n))
+        .map(|n| FUNCTION_KEYS[n - 1]);
+    let code = letter.or(function).ok_or_else(bad)?;
+    Ok(ScriptKey { code, ctrl, shift })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -38,6 +120,8 @@ pub struct InputScript {
     steps: Vec<Step>,
     pos: Vec2,
     down: Buttons,
+    /// Keys pressed on the frame last read.
+    keys: Vec<ScriptKey>,
 }
 
 fn number(word: Option<&str>, what: &str, command: &str) -> Result<f32, String> {
@@ -95,9 +179,10 @@ fn parse_step(text: &str) -> Result<Step, String> {
         "down" => Command::Down(button(words.next(), text)?),
         "up" => Command::Up(button(words.next(), text)?),
         "wheel" => Command::Wheel(number(words.next(), "the notches", text)?),
+        "key" => Command::Key(key(words.next(), text)?),
         _ => {
             return Err(format!(
-                "\"{text}\": the command must be move, down, up or wheel"
+                "\"{text}\": the command must be move, down, up, wheel or key"
             ))
         }
     };
@@ -138,10 +223,16 @@ impl InputScript {
         })
     }
 
+    /// The keys pressed on the frame the last `pointer` call read.
+    pub fn keys(&self) -> &[ScriptKey] {
+        &self.keys
+    }
+
     /// The mouse on `frame` (call once per frame, in order).
     pub fn pointer(&mut self, frame: u64) -> Pointer {
         let mut pressed = Buttons::default();
         let mut wheel = 0.0;
+        self.keys.clear();
         for s in self
             .steps
             .iter()
@@ -162,6 +253,7 @@ impl InputScript {
                 }
                 Command::Up(b) => set(&mut self.down, b, false),
                 Command::Wheel(d) => wheel += d,
+                Command::Key(k) => self.keys.push(k),
             }
         }
         Pointer {
@@ -197,6 +289,41 @@ mod tests {
     }
 
     #[test]
+    fn keys_are_pressed_for_one_frame_with_their_modifiers() {
+        let mut s =
+            InputScript::parse("2 key ctrl+s; 2 key f9; 3 key shift+ctrl+z").expect("valid");
+        let _ = s.pointer(1);
+        assert!(s.keys().is_empty());
+        let _ = s.pointer(2);
+        let plain = |code| ScriptKey {
+            code,
+            ctrl: false,
+            shift: false,
+        };
+        assert_eq!(
+            s.keys(),
+            [
+                ScriptKey {
+                    ctrl: true,
+                    ..plain(KeyCode::S)
+                },
+                plain(KeyCode::F9)
+            ]
+        );
+        let _ = s.pointer(3);
+        assert_eq!(
+            s.keys(),
+            [ScriptKey {
+                code: KeyCode::Z,
+                ctrl: true,
+                shift: true
+            }]
+        );
+        let _ = s.pointer(4);
+        assert!(s.keys().is_empty());
+    }
+
+    #[test]
     fn the_wheel_turns_for_one_frame() {
         let mut s = InputScript::parse("2 wheel -1.5; 2 down right").expect("valid");
         let p = s.pointer(2);
@@ -212,7 +339,9 @@ mod tests {
         for (text, says) in [
             ("0 move 1 2", "\"0 move 1 2\": the frame must be N or N-M"),
             ("5-3 move 1 2 3 4", "the frame must be N or N-M"),
-            ("1 jump", "the command must be move, down, up or wheel"),
+            ("1 jump", "the command must be move, down, up, wheel or key"),
+            ("1 key ctrl+", "the key must be a to z or f1 to f12"),
+            ("1 key f13", "the key must be a to z or f1 to f12"),
             ("1 move 1", "the position y is missing"),
             ("1 move 1 x", "the position y must be a number, not \"x\""),
             ("1 down thumb", "the button must be left, right or middle"),

@@ -6,6 +6,7 @@ pub mod bench;
 mod hero;
 mod input;
 mod input_script;
+mod level_tools;
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -43,6 +44,9 @@ use input::InputReader;
 
 /// How often the level file is checked for edits.
 const RELOAD_POLL: Duration = Duration::from_millis(250);
+/// How long "Reloaded" shows, and an edit mode note (a save, a refusal) that needs reading.
+const RELOAD_NOTE: Duration = Duration::from_secs(3);
+const EDIT_NOTE: Duration = Duration::from_secs(8);
 
 pub struct PlaySetup {
     pub level: Level,
@@ -92,7 +96,10 @@ struct Session {
     pending_actions: Vec<Action>,
     /// The hero keeps waving (`--hero-autopilot wave`).
     keep_waving: bool,
-    notice: Option<(String, Instant)>,
+    /// A note at the bottom of the screen, since when and for how long.
+    notice: Option<(String, Instant, Duration)>,
+    /// The heat map, the level overlay and edit mode.
+    tools: level_tools::LevelTools,
     perf_panel: PerfPanel,
     curve_editor: BezierEditor,
     timings: StageTimings,
@@ -147,6 +154,7 @@ impl Session {
             game.level().name
         ));
         let label = watcher.path().display().to_string();
+        let tools = level_tools::LevelTools::new(&watcher, game.level(), &asset_root);
         let mut reader = InputReader::default();
         if let Some(text) = &args.input_script {
             reader.script = Some(input_script::InputScript::parse(text)?);
@@ -156,6 +164,7 @@ impl Session {
             settings.view.adaptive_quality,
         );
         Ok(Session {
+            tools,
             quality,
             perf_panel: PerfPanel::default(),
             crowd_assets: CrowdAssetLoader::new(asset_root, label),
@@ -196,6 +205,14 @@ impl Session {
         input
             .actions
             .extend(settings::apply(intents, &mut self.settings, &mut self.game));
+        if self.settings.panels.edit_mode {
+            for command in self.reader.edit_commands() {
+                let note = self
+                    .tools
+                    .command(command, &mut self.game, &mut self.watcher);
+                self.note(note, EDIT_NOTE);
+            }
+        }
         // A double click glides the camera to that ground point.
         if let Some(ndc) = input.double_click.take() {
             let view_proj = self.game.camera.view_projection(screen.aspect);
@@ -238,11 +255,37 @@ impl Session {
         }
         self.timings
             .add(Stage::Simulation, sim_time.saturating_sub(hero_total));
+        self.tools
+            .sample_heat(&self.game, self.settings.panels.heat_map);
+    }
+
+    /// Shows `text` at the bottom of the screen for `seconds` (nothing for an empty text).
+    fn note(&mut self, text: String, seconds: Duration) {
+        if !text.is_empty() {
+            let _ = print_line(&format!("throng: {text}"));
+            self.notice = Some((text, Instant::now(), seconds));
+        }
     }
 
     /// Applies a changed level file (or keeps the last good level and shows the error).
     fn poll_reload(&mut self) {
-        let Some(result) = self.watcher.poll() else {
+        if let Some(level) = self.tools.release_held(&self.game, &self.watcher) {
+            self.game.apply_reload(Ok(level));
+            self.hero_view.sync(&mut self.game);
+            let path = self.watcher.path().display();
+            self.note(
+                format!("Reloaded {path}: your edits are undone"),
+                RELOAD_NOTE,
+            );
+        }
+        let Some(polled) = self.watcher.poll() else {
+            return;
+        };
+        let (result, held) = self.tools.take_reload(polled, &self.game, &self.watcher);
+        if let Some(note) = held {
+            self.note(note, EDIT_NOTE);
+        }
+        let Some(result) = result else {
             return;
         };
         let ok = result.is_ok();
@@ -263,7 +306,7 @@ impl Session {
                 eprintln!("throng: {path}: {w}");
             }
             let text = format!("Reloaded {}", self.watcher.path().display());
-            self.notice = Some((text, Instant::now()));
+            self.notice = Some((text, Instant::now(), RELOAD_NOTE));
         }
     }
 
@@ -343,6 +386,18 @@ impl Session {
                 view.drawn_lod(game.level().lod).far,
             );
         }
+        let frame = level_tools::ToolsFrame {
+            panels,
+            pointer,
+            screen: ui.size,
+            panel_rects: &self.panel_rects,
+            watcher: &self.watcher,
+        };
+        let refused = self.tools.draw(&mut self.game, &frame, &mut covered);
+        if let Some(text) = refused {
+            self.note(text, EDIT_NOTE);
+        }
+        let game = &self.game;
         if panels.agent_overlay {
             let view_proj = game.camera.view_projection(screen.aspect);
             agent_overlay::draw(
@@ -356,7 +411,7 @@ impl Session {
         if self
             .notice
             .as_ref()
-            .is_some_and(|(_, at)| at.elapsed() > Duration::from_secs(3))
+            .is_some_and(|(_, at, lasts)| at.elapsed() > *lasts)
         {
             self.notice = None;
         }
@@ -367,9 +422,10 @@ impl Session {
                 quality: &self.quality,
                 stats: &f.stats,
                 people: f.people,
-                reload_notice: self.notice.as_ref().map(|(s, _)| s.as_str()),
+                reload_notice: self.notice.as_ref().map(|(s, ..)| s.as_str()),
                 model_errors: self.model_errors(),
                 help: panels.help,
+                edit_line: self.tools.hud_line(game, &panels),
             },
         );
         let mut intents: Vec<Intent> = Vec::new();
@@ -396,6 +452,7 @@ impl Session {
                 gpu: f.gpu_time,
                 history: &self.history,
                 pointer,
+                panels,
             };
             crowd_changed = self
                 .perf_panel

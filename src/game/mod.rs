@@ -365,6 +365,16 @@ impl Game {
         }
     }
 
+    /// A level changed in the game's edit mode: it replaces the running level as a reload
+    /// does, but is not counted as one, and an error in the file stays on screen.
+    pub fn apply_edit(&mut self, level: Level) {
+        let error = self.reload_error.take();
+        let count = self.reload_count;
+        self.apply_reload(Ok(level));
+        self.reload_error = error;
+        self.reload_count = count;
+    }
+
     /// One rendered frame: apply commands, move the camera, run the fixed steps due.
     pub fn frame(&mut self, frame_seconds: f64, input: &FrameInput) -> FrameSteps {
         for action in &input.actions {

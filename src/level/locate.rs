@@ -350,6 +350,17 @@ impl FieldMap {
         }
     }
 
+    /// Where the value at `path` starts, only when that very value is written in the file
+    /// (`position_of` falls back to a parent): the in-game editor patches numbers there.
+    pub fn exact_position(&self, path: &str) -> Option<Pos> {
+        self.nodes.first()?;
+        let mut at = 0;
+        for seg in parse_path(path) {
+            at = *self.children.get(&(at, seg))?;
+        }
+        Some(self.nodes[at].start)
+    }
+
     /// The path of the container open at `pos` (the struct or list being read there).
     pub fn container_at(&self, pos: Pos) -> String {
         let k = self.containers.partition_point(|(p, _)| *p <= pos);

@@ -400,6 +400,8 @@ pub struct LevelWatcher {
     path: PathBuf,
     asset_root: PathBuf,
     seen: Seen,
+    /// The text of the last read that parsed, for the in-game editor's patches.
+    good_text: Option<String>,
 }
 
 impl LevelWatcher {
@@ -408,6 +410,7 @@ impl LevelWatcher {
             path: path.to_path_buf(),
             asset_root: asset_root.to_path_buf(),
             seen: Self::look(path).0,
+            good_text: read_level_text(path).ok(),
         }
     }
 
@@ -442,7 +445,28 @@ impl LevelWatcher {
         self.seen = seen;
         let label = self.path.display().to_string();
         let places = Places::for_file(&self.path, &self.asset_root);
-        Some(text.and_then(|t| parse_level_in(&t, &label, &places)))
+        Some(text.and_then(|t| {
+            let level = parse_level_in(&t, &label, &places)?;
+            self.good_text = Some(t);
+            Ok(level)
+        }))
+    }
+
+    /// The text of the level last loaded (at start or by a poll).
+    pub fn good_text(&self) -> Option<&str> {
+        self.good_text.as_deref()
+    }
+
+    /// Takes `text`, just written by the game itself, as seen: the next poll does not load it
+    /// again as an outside change.
+    pub fn own_write(&mut self, text: String) {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        text.hash(&mut h);
+        self.seen = Seen::Text {
+            stamp: Self::stamp_of(&self.path),
+            hash: h.finish(),
+        };
+        self.good_text = Some(text);
     }
 
     pub fn path(&self) -> &Path {

@@ -32,6 +32,8 @@ pub const HELP: &[&str] = &[
     "G glide to the next point of interest   double-click the ground to glide there",
     "Tab performance lab   F3 behaviour labels   F4 glide easing editor   F7 culling view   F1/H help   Esc quit",
     "F follow the hero (WASD walk, Shift run, drag orbit, wheel zoom)   V wave   F5 animation   F6 expressions",
+    "F8 level overlay (hover: name, kind, file:line:col)   F2 heat map: density, speed, off",
+    "F9 edit mode: drag handles, R turn a box, Ctrl+Z/Ctrl+Y undo/redo, Ctrl+S save into the file",
     "Edit the level file while playing: changes apply within a second.",
 ];
 
@@ -47,6 +49,8 @@ pub struct HudInfo<'a> {
     pub model_errors: Vec<String>,
     /// The key help is open (F1).
     pub help: bool,
+    /// Edit mode's keys and whether edits are unsaved (F9).
+    pub edit_line: Option<String>,
 }
 
 /// Draws lines of text on a box sized to them; returns the box's width and height.
@@ -155,6 +159,7 @@ pub fn draw(game: &Game, info: &HudInfo) -> Vec<String> {
             if clock.paused() { "   PAUSED" } else { "" }
         ),
     ];
+    status.extend(info.edit_line.clone());
     if info.help {
         status.extend(HELP.iter().map(|s| s.to_string()));
     } else {

@@ -10,7 +10,8 @@ use crate::perf::slider::{crowd_from_slider, slider_from_crowd};
 use crate::perf::timings::{FrameHistory, Stage, StageTimings};
 use crate::render::gpu_timer::GpuTime;
 use crate::render::RenderStats;
-use crate::settings::{Intent, ViewSettings};
+use crate::settings::{Intent, Panel, Panels, ViewSettings};
+use crate::view::heat_map::HeatView;
 
 const PANEL_W: f32 = 340.0;
 const TEXT: Color = Color::new(1.0, 1.0, 1.0, 1.0);
@@ -22,8 +23,8 @@ const GRAPH_GAP: f32 = 4.0;
 const GRAPH_H: f32 = 64.0;
 
 /// The LOD sliders' first track and the step between them.
-const LOD_TOP: f32 = 282.0;
-const LOD_STEP: f32 = 24.0;
+const LOD_TOP: f32 = 292.0;
+const LOD_STEP: f32 = 22.0;
 // The last LOD slider's track (14 high) ends above the statistics lines.
 const _: () = assert!(LOD_TOP + 2.0 * LOD_STEP + 14.0 < CONTROLS_H);
 
@@ -68,6 +69,8 @@ pub struct PanelFrame<'a> {
     pub history: &'a FrameHistory,
     /// The part of the mouse the panels got this frame.
     pub pointer: Pointer,
+    /// The level overlay and heat map switches.
+    pub panels: Panels,
 }
 
 #[derive(Default)]
@@ -229,10 +232,38 @@ impl PerfPanel {
         {
             intents.push(Intent::SetUniformCap(caps.get(index).copied().flatten()));
         }
+        self.level_rows(f.panels, check(9.0), intents);
         if let Some(d) = self.lod_sliders(f.lod, x, y) {
             intents.push(Intent::SetLodDistances(d));
         }
         changed
+    }
+
+    /// The level overlay's checkbox and the heat map's choice, side by side in `row`.
+    fn level_rows(&mut self, panels: Panels, row: Rect, intents: &mut Vec<Intent>) {
+        let half = Rect {
+            w: row.w * 0.5 - 4.0,
+            ..row
+        };
+        let mut on = panels.level_overlay;
+        if self.widgets.checkbox(half, "overlay (F8)", &mut on) {
+            intents.push(Intent::TogglePanel(Panel::LevelOverlay));
+        }
+        const VIEWS: [HeatView; 3] = [HeatView::Off, HeatView::Density, HeatView::Speed];
+        let mut index = VIEWS
+            .iter()
+            .position(|&v| v == panels.heat_map)
+            .unwrap_or(0);
+        let right = Rect {
+            x: row.x + row.w * 0.5 + 4.0,
+            ..half
+        };
+        if self
+            .widgets
+            .choice(right, "heat (F2)", &["off", "density", "speed"], &mut index)
+        {
+            intents.push(Intent::SetHeatMap(VIEWS[index]));
+        }
     }
 
     /// The three LOD distance sliders; the new distances when one moved.

@@ -3,8 +3,10 @@ pub mod camera;
 pub mod camera_clearance;
 pub mod crowd_pack;
 pub mod cull_view;
+pub mod heat_map;
 // The frustum is shared with the crowd's simulation LOD, which may not depend on `view`.
 pub use crate::frustum;
+pub mod level_overlay;
 pub mod light;
 pub mod lod;
 pub mod markers;

@@ -1,0 +1,286 @@
+//! The things a designer sees and moves in a level: each has a name, a kind, a field path in the
+//! file (so `locate` can say `file:line:col`), and for the movable ones a handle on the ground.
+
+use glam::Vec2;
+
+use crate::level::{Level, Shape};
+
+/// One element of a level, by its place in the level's lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Element {
+    Bounds,
+    Obstacle(usize),
+    Poi(usize),
+    /// A whole path; its points are `PathPoint(path, point)`.
+    Path(usize),
+    PathPoint(usize, usize),
+    Spawn(usize),
+    HeroSpawn,
+    CameraStart,
+}
+
+/// Moved handles land on this grid (metres), so a saved file holds round numbers.
+pub const POSITION_STEP: f32 = 0.05;
+
+/// Snaps a coordinate to [`POSITION_STEP`].
+pub fn snap(v: f32) -> f32 {
+    (v / POSITION_STEP).round() * POSITION_STEP
+}
+
+impl Element {
+    /// Where the element is written in the level file, as a `locate` field path.
+    pub fn field_path(&self) -> String {
+        match *self {
+            Element::Bounds => "bounds".to_string(),
+            Element::Obstacle(i) => format!("obstacles[{i}]"),
+            Element::Poi(i) => format!("points_of_interest[{i}]"),
+            Element::Path(i) => format!("paths[{i}]"),
+            Element::PathPoint(i, k) => format!("paths[{i}].points[{k}]"),
+            Element::Spawn(i) => format!("spawn_zones[{i}]"),
+            Element::HeroSpawn => "hero.spawn".to_string(),
+            Element::CameraStart => "camera".to_string(),
+        }
+    }
+
+    /// The element a field path (an error's, say) is about, when the level has it:
+    /// `paths[1].points[3]` is that point, `obstacles[2].shape.radius` the obstacle.
+    pub fn from_field_path(path: &str, level: &Level) -> Option<Element> {
+        let index = |prefix: &str| -> Option<(usize, &str)> {
+            let rest = path.strip_prefix(prefix)?.strip_prefix('[')?;
+            let (n, tail) = rest.split_once(']')?;
+            Some((n.parse().ok()?, tail))
+        };
+        let found = if let Some((i, _)) = index("obstacles") {
+            Element::Obstacle(i)
+        } else if let Some((i, _)) = index("points_of_interest") {
+            Element::Poi(i)
+        } else if let Some((i, _)) = index("spawn_zones") {
+            Element::Spawn(i)
+        } else if let Some((i, tail)) = index("paths") {
+            let point = tail
+                .strip_prefix(".points[")
+                .and_then(|t| t.split_once(']'))
+                .and_then(|(n, _)| n.parse().ok());
+            match point {
+                Some(k) => Element::PathPoint(i, k),
+                None => Element::Path(i),
+            }
+        } else if path.starts_with("bounds") {
+            Element::Bounds
+        } else if path.starts_with("hero.spawn") {
+            Element::HeroSpawn
+        } else if path.starts_with("camera") {
+            Element::CameraStart
+        } else {
+            return None;
+        };
+        found.exists_in(level).then_some(found)
+    }
+
+    pub fn exists_in(&self, level: &Level) -> bool {
+        match *self {
+            Element::Obstacle(i) => i < level.obstacles.len(),
+            Element::Poi(i) => i < level.points_of_interest.len(),
+            Element::Spawn(i) => i < level.spawn_zones.len(),
+            Element::Path(i) => i < level.paths.len(),
+            Element::PathPoint(i, k) => level.paths.get(i).is_some_and(|p| k < p.points.len()),
+            Element::Bounds | Element::HeroSpawn | Element::CameraStart => true,
+        }
+    }
+
+    /// The designer's name for it (the file's `name`, or what it is).
+    pub fn name(&self, level: &Level) -> String {
+        let named = match *self {
+            Element::Obstacle(i) => level.obstacles.get(i).map(|o| o.name.clone()),
+            Element::Poi(i) => level.points_of_interest.get(i).map(|p| p.name.clone()),
+            Element::Spawn(i) => level.spawn_zones.get(i).map(|z| z.name.clone()),
+            Element::Path(i) => level.paths.get(i).map(|p| p.name.clone()),
+            Element::PathPoint(i, k) => level.paths.get(i).map(|p| format!("{} #{k}", p.name)),
+            Element::Bounds => Some("bounds".to_string()),
+            Element::HeroSpawn => Some("hero spawn".to_string()),
+            Element::CameraStart => Some("camera start".to_string()),
+        };
+        named.unwrap_or_default()
+    }
+
+    /// What kind of thing it is, in words.
+    pub fn kind(&self, level: &Level) -> String {
+        match *self {
+            Element::Obstacle(i) => match level.obstacles.get(i) {
+                Some(o) => {
+                    let shape = match o.shape {
+                        Shape::Circle { .. } => "circle",
+                        Shape::Box { .. } => "box",
+                    };
+                    format!("obstacle ({:?}, {shape})", o.kind)
+                }
+                None => "obstacle".to_string(),
+            },
+            Element::Poi(i) => match level.points_of_interest.get(i) {
+                Some(p) => format!("point of interest ({:?})", p.activity),
+                None => "point of interest".to_string(),
+            },
+            Element::Spawn(_) => "spawn zone".to_string(),
+            Element::Path(_) => "path".to_string(),
+            Element::PathPoint(..) => "path point".to_string(),
+            Element::Bounds => "bounds".to_string(),
+            Element::HeroSpawn => "hero spawn".to_string(),
+            Element::CameraStart => "camera start".to_string(),
+        }
+    }
+
+    /// Whether edit mode drags it.
+    pub fn movable(&self) -> bool {
+        matches!(
+            self,
+            Element::Obstacle(_) | Element::Poi(_) | Element::Spawn(_) | Element::PathPoint(..)
+        )
+    }
+
+    /// Where its handle stands on the ground (x, z): the point a drag moves.
+    pub fn anchor(&self, level: &Level) -> Option<Vec2> {
+        match *self {
+            Element::Obstacle(i) => level.obstacles.get(i).map(|o| o.shape.center()),
+            Element::Poi(i) => level.points_of_interest.get(i).map(|p| p.position),
+            Element::Spawn(i) => level.spawn_zones.get(i).map(|z| z.center),
+            Element::Path(i) => level.paths.get(i).and_then(|p| p.points.first().copied()),
+            Element::PathPoint(i, k) => level.paths.get(i)?.points.get(k).copied(),
+            Element::Bounds => Some(level.bounds.center()),
+            Element::HeroSpawn => Some(level.hero.spawn),
+            Element::CameraStart => {
+                let t = level.camera.target;
+                Some(Vec2::new(t.x, t.z))
+            }
+        }
+    }
+
+    /// Puts a movable element's handle at `to` (snapped to [`POSITION_STEP`]); false when it
+    /// does not move.
+    pub fn move_to(&self, level: &mut Level, to: Vec2) -> bool {
+        let to = Vec2::new(snap(to.x), snap(to.y));
+        let slot = match *self {
+            Element::Obstacle(i) => match level.obstacles.get_mut(i).map(|o| &mut o.shape) {
+                Some(Shape::Circle { center, .. }) | Some(Shape::Box { center, .. }) => center,
+                None => return false,
+            },
+            Element::Poi(i) => match level.points_of_interest.get_mut(i) {
+                Some(p) => &mut p.position,
+                None => return false,
+            },
+            Element::Spawn(i) => match level.spawn_zones.get_mut(i) {
+                Some(z) => &mut z.center,
+                None => return false,
+            },
+            Element::PathPoint(i, k) => {
+                match level.paths.get_mut(i).and_then(|p| p.points.get_mut(k)) {
+                    Some(p) => p,
+                    None => return false,
+                }
+            }
+            _ => return false,
+        };
+        *slot = to;
+        true
+    }
+
+    /// Turns a box obstacle by `degrees` (counter-clockwise seen from above), keeping its angle
+    /// in -180..180 with two decimals; false for anything else.
+    pub fn rotate(&self, level: &mut Level, degrees: f32) -> bool {
+        let Element::Obstacle(i) = *self else {
+            return false;
+        };
+        match level.obstacles.get_mut(i).map(|o| &mut o.shape) {
+            Some(Shape::Box { angle_deg, .. }) => {
+                let turned = (*angle_deg + degrees + 180.0).rem_euclid(360.0) - 180.0;
+                *angle_deg = (turned * 100.0).round() / 100.0;
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Every number edit mode can change, by field path, in a fixed order: handle positions of
+/// points of interest, spawn zones, path points and obstacles, and box angles.
+pub fn editable_numbers(level: &Level) -> Vec<(String, f32)> {
+    let mut out = Vec::new();
+    let mut xz = |path: String, v: Vec2| {
+        out.push((format!("{path}[0]"), v.x));
+        out.push((format!("{path}[1]"), v.y));
+    };
+    for (i, p) in level.points_of_interest.iter().enumerate() {
+        xz(format!("points_of_interest[{i}].position"), p.position);
+    }
+    for (i, z) in level.spawn_zones.iter().enumerate() {
+        xz(format!("spawn_zones[{i}].center"), z.center);
+    }
+    for (i, p) in level.paths.iter().enumerate() {
+        for (k, &q) in p.points.iter().enumerate() {
+            xz(format!("paths[{i}].points[{k}]"), q);
+        }
+    }
+    for (i, o) in level.obstacles.iter().enumerate() {
+        xz(format!("obstacles[{i}].shape.center"), o.shape.center());
+    }
+    for (i, o) in level.obstacles.iter().enumerate() {
+        if let Shape::Box { angle_deg, .. } = o.shape {
+            out.push((format!("obstacles[{i}].shape.angle_deg"), angle_deg));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plaza() -> Level {
+        let text = include_str!("../../levels/plaza.ron");
+        ron::from_str(text).expect("plaza parses")
+    }
+
+    #[test]
+    fn field_paths_name_the_element_and_back() {
+        let level = plaza();
+        assert_eq!(
+            Element::from_field_path("paths[0].points[1]", &level),
+            Some(Element::PathPoint(0, 1))
+        );
+        assert_eq!(
+            Element::from_field_path("obstacles[2].shape.radius", &level),
+            Some(Element::Obstacle(2))
+        );
+        assert_eq!(
+            Element::from_field_path("points_of_interest[1].capacity", &level),
+            Some(Element::Poi(1))
+        );
+        assert_eq!(
+            Element::from_field_path("points_of_interest[999].capacity", &level),
+            None,
+            "not in the last good level"
+        );
+        assert_eq!(Element::from_field_path("crowd.count", &level), None);
+        assert_eq!(Element::Poi(3).field_path(), "points_of_interest[3]");
+        assert_eq!(Element::Obstacle(0).name(&level), "fountain");
+        assert_eq!(
+            Element::Obstacle(1).kind(&level),
+            "obstacle (Bench, box)",
+            "bench_1"
+        );
+    }
+
+    #[test]
+    fn moves_snap_and_rotations_wrap() {
+        let mut level = plaza();
+        assert!(Element::Poi(0).move_to(&mut level, Vec2::new(3.012, -4.49)));
+        assert_eq!(level.points_of_interest[0].position, Vec2::new(3.0, -4.5));
+        assert!(!Element::Bounds.move_to(&mut level, Vec2::ZERO));
+        // bench_3 stands at -180 degrees: a quarter turn on wraps to -90.
+        assert!(Element::Obstacle(3).rotate(&mut level, 90.0));
+        match level.obstacles[3].shape {
+            Shape::Box { angle_deg, .. } => assert_eq!(angle_deg, -90.0),
+            other => panic!("{other:?}"),
+        }
+        assert!(!Element::Obstacle(0).rotate(&mut level, 15.0), "a circle");
+    }
+}

@@ -1,0 +1,256 @@
+//! One editing session of a level file in the game: drags and turns applied to the running
+//! level, undo and redo, and the save that patches the designer's text in place (with a
+//! backup), refused when the file changed on disk since it was loaded.
+
+use std::path::{Path, PathBuf};
+
+use glam::Vec2;
+
+use crate::files::write_atomic;
+use crate::level::{read_level_text, validate, Level};
+
+use super::element::Element;
+use super::patch::{changed_numbers, patch_level_text};
+
+/// A drag in progress: what moves, where its handle was grabbed, and the level as it would be.
+#[derive(Debug, Clone)]
+struct Drag {
+    element: Element,
+    /// Handle minus the ground point grabbed, so the handle does not jump to the pointer.
+    offset: Vec2,
+    preview: Level,
+}
+
+/// What an edit did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EditOutcome {
+    /// Nothing changed.
+    None,
+    /// Apply this level to the game (like a hot reload).
+    Apply(Box<Level>),
+    /// The edit would break the level: this says why; the game keeps its level.
+    Refused(String),
+}
+
+/// What the edit-mode keys ask for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum EditCommand {
+    /// Ctrl+S.
+    Save,
+    /// Ctrl+Z.
+    Undo,
+    /// Ctrl+Y or Ctrl+Shift+Z.
+    Redo,
+    /// R turns the selected box counter-clockwise (seen from above), Shift+R clockwise.
+    Rotate(f32),
+}
+
+/// Degrees one press of R turns a box.
+pub const ROTATE_STEP_DEG: f32 = 15.0;
+
+/// A finished save.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Saved {
+    /// Numbers written (0: nothing moved, nothing written).
+    pub numbers: usize,
+    /// The file's text now, for the hot-reload watcher to take as its own.
+    pub text: String,
+    pub backup: PathBuf,
+}
+
+pub struct Editor {
+    path: PathBuf,
+    asset_root: PathBuf,
+    /// The file's text as last loaded or saved.
+    base_text: String,
+    /// The level that text holds.
+    base_level: Level,
+    undo: Vec<Level>,
+    redo: Vec<Level>,
+    drag: Option<Drag>,
+    /// The element last grabbed: R turns it.
+    pub selected: Option<Element>,
+}
+
+/// `plaza.ron` → `plaza.ron.bak`, beside it.
+pub fn backup_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".bak");
+    PathBuf::from(name)
+}
+
+impl Editor {
+    /// A session on `path`, whose text `text` holds `level`; models are checked relative to
+    /// `asset_root` when an edit is validated.
+    pub fn new(path: &Path, asset_root: &Path, text: String, level: Level) -> Editor {
+        Editor {
+            path: path.to_path_buf(),
+            asset_root: asset_root.to_path_buf(),
+            base_text: text,
+            base_level: level,
+            undo: Vec::new(),
+            redo: Vec::new(),
+            drag: None,
+            selected: None,
+        }
+    }
+
+    /// The file was changed outside the game and loaded: it is the new base, and the session's
+    /// history (made against the old text) is dropped.
+    pub fn file_reloaded(&mut self, text: String, level: Level) {
+        self.base_text = text;
+        self.base_level = level;
+        self.undo.clear();
+        self.redo.clear();
+        self.drag = None;
+    }
+
+    /// The running level differs from the file.
+    pub fn unsaved(&self, current: &Level) -> bool {
+        changed_numbers(&self.base_level, current).map_or(true, |c| !c.is_empty())
+    }
+
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Grabs a movable element at ground point `at`; false for one that does not move.
+    pub fn begin_drag(&mut self, element: Element, at: Vec2, current: &Level) -> bool {
+        let Some(anchor) = element.anchor(current).filter(|_| element.movable()) else {
+            return false;
+        };
+        self.selected = Some(element);
+        self.drag = Some(Drag {
+            element,
+            offset: anchor - at,
+            preview: current.clone(),
+        });
+        true
+    }
+
+    /// The grabbed element follows the pointer's ground point.
+    pub fn drag_to(&mut self, at: Vec2) {
+        if let Some(d) = &mut self.drag {
+            let to = at + d.offset;
+            d.element.move_to(&mut d.preview, to);
+        }
+    }
+
+    /// The level as the drag in progress would leave it.
+    pub fn preview(&self) -> Option<&Level> {
+        self.drag.as_ref().map(|d| &d.preview)
+    }
+
+    pub fn dragging(&self) -> Option<Element> {
+        self.drag.as_ref().map(|d| d.element)
+    }
+
+    /// Drops a drag in progress (edit mode was switched off): nothing moves.
+    pub fn cancel_drag(&mut self) {
+        self.drag = None;
+    }
+
+    /// Lets go: the moved level, when it moved and is still a valid level.
+    pub fn end_drag(&mut self, current: &Level) -> EditOutcome {
+        match self.drag.take() {
+            Some(d) => self.commit(d.element, d.preview, current),
+            None => EditOutcome::None,
+        }
+    }
+
+    /// Turns the selected box obstacle by `degrees`.
+    pub fn rotate_selected(&mut self, degrees: f32, current: &Level) -> EditOutcome {
+        let Some(element) = self.selected else {
+            return EditOutcome::Refused("select a box obstacle first (drag it)".to_string());
+        };
+        let mut next = current.clone();
+        if !element.rotate(&mut next, degrees) {
+            return EditOutcome::Refused(format!(
+                "{} is not a box: only boxes turn",
+                element.name(current)
+            ));
+        }
+        self.commit(element, next, current)
+    }
+
+    fn commit(&mut self, element: Element, next: Level, current: &Level) -> EditOutcome {
+        if next == *current {
+            return EditOutcome::None;
+        }
+        if let Err(f) = validate::validate(
+            &next,
+            &crate::level::paths::Places::for_file(&self.path, &self.asset_root),
+        ) {
+            return EditOutcome::Refused(format!(
+                "{} stays where it was: {}: {}",
+                element.name(current),
+                f.field,
+                f.message
+            ));
+        }
+        self.undo.push(current.clone());
+        self.redo.clear();
+        EditOutcome::Apply(Box::new(next))
+    }
+
+    /// The level before the last edit (Ctrl+Z).
+    pub fn undo(&mut self, current: &Level) -> Option<Level> {
+        let back = self.undo.pop()?;
+        self.redo.push(current.clone());
+        Some(back)
+    }
+
+    /// The edit last undone (Ctrl+Y).
+    pub fn redo(&mut self, current: &Level) -> Option<Level> {
+        let again = self.redo.pop()?;
+        self.undo.push(current.clone());
+        Some(again)
+    }
+
+    /// Writes the numbers that moved into the file, in place, after copying the file as it was
+    /// to `NAME.bak`. Refused (nothing written) when the file changed on disk since it was
+    /// loaded or saved, or when the patched text would not load as `current`.
+    pub fn save(&mut self, current: &Level) -> Result<Saved, String> {
+        let label = self.path.display().to_string();
+        let disk = read_level_text(&self.path).map_err(|e| format!("not saved: {e}"))?;
+        if disk != self.base_text {
+            return Err(format!(
+                "{label} changed on disk since it was loaded: not saved (your edits stay in \
+                 the game; undo them to take the file's version)"
+            ));
+        }
+        let backup = backup_path(&self.path);
+        let (text, numbers) = patch_level_text(&self.base_text, &self.base_level, current)
+            .map_err(|e| format!("{label}: not saved: {e}"))?;
+        if numbers == 0 {
+            return Ok(Saved {
+                numbers,
+                text,
+                backup,
+            });
+        }
+        // Written only if it reads back as the level on screen.
+        let reads_back = ron::from_str::<Level>(&text)
+            .ok()
+            .and_then(|l| changed_numbers(&l, current).ok())
+            .is_some_and(|c| c.is_empty());
+        if !reads_back {
+            return Err(format!(
+                "{label}: not saved: the patched text would not load as the edited level"
+            ));
+        }
+        write_atomic(&backup, self.base_text.as_bytes()).map_err(|e| format!("not saved: {e}"))?;
+        write_atomic(&self.path, text.as_bytes()).map_err(|e| format!("not saved: {e}"))?;
+        self.base_text = text.clone();
+        self.base_level = current.clone();
+        Ok(Saved {
+            numbers,
+            text,
+            backup,
+        })
+    }
+}

@@ -1,0 +1,559 @@
+//! What the level overlay (F8) draws, as plain data: the bounds, obstacle outlines, points of
+//! interest with their activity and occupancy, paths with direction arrows, spawn zones, the
+//! hero spawn and the camera start, as 3D lines, labels and handles; their projection to the
+//! screen; and picking (a screen point → the element under it). Only `ui/` draws it.
+
+use glam::{Mat4, Vec2, Vec3, Vec4};
+
+use crate::level::{Level, Shape};
+use crate::level_edit::Element;
+
+/// Linear RGBA.
+pub type Rgba = [f32; 4];
+
+pub const BOUNDS_COLOR: Rgba = [1.0, 1.0, 1.0, 0.8];
+pub const OBSTACLE_COLOR: Rgba = [1.0, 0.6, 0.15, 0.95];
+pub const POI_COLOR: Rgba = [0.2, 0.9, 1.0, 0.95];
+pub const PATH_COLOR: Rgba = [1.0, 0.35, 0.9, 0.95];
+pub const SPAWN_COLOR: Rgba = [0.35, 1.0, 0.35, 0.95];
+pub const HERO_COLOR: Rgba = [1.0, 0.95, 0.2, 1.0];
+pub const CAMERA_COLOR: Rgba = [0.55, 0.65, 1.0, 1.0];
+/// The element an error names, and the one under the pointer.
+pub const HIGHLIGHT_COLOR: Rgba = [1.0, 0.15, 0.15, 1.0];
+
+/// Lines lie this high above the ground so the paving does not hide them.
+const LIFT: f32 = 0.08;
+/// Labels float this high.
+const LABEL_HEIGHT: f32 = 2.2;
+const CIRCLE_SEGMENTS: usize = 32;
+/// A handle this close to the pointer (pixels) is under it.
+pub const HANDLE_PICK_PIXELS: f32 = 10.0;
+/// A line this close to the pointer (pixels) is under it.
+const LINE_PICK_PIXELS: f32 = 5.0;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct OverlayLine {
+    pub a: Vec3,
+    pub b: Vec3,
+    pub color: Rgba,
+    /// Pixels.
+    pub width: f32,
+    pub element: Element,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct OverlayLabel {
+    pub at: Vec3,
+    pub text: String,
+    pub color: Rgba,
+    pub element: Element,
+    /// 0 first: where labels would overlap, the lower rank is kept.
+    pub rank: u8,
+}
+
+/// A path's direction at a point: drawn as a chevron of fixed pixel size.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OverlayArrow {
+    pub at: Vec3,
+    /// Unit direction on the ground.
+    pub dir: Vec3,
+    pub color: Rgba,
+}
+
+/// A point that can be picked (and in edit mode dragged when `movable`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Handle {
+    pub at: Vec3,
+    pub element: Element,
+    pub movable: bool,
+}
+
+/// A ground area picked when the pointer's ground point is inside it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Area {
+    Circle { center: Vec2, radius: f32 },
+    Quad([Vec2; 4]),
+}
+
+impl Area {
+    pub fn contains(&self, p: Vec2) -> bool {
+        match *self {
+            Area::Circle { center, radius } => p.distance(center) <= radius,
+            Area::Quad(c) => (0..4).all(|i| {
+                let (a, b) = (c[i], c[(i + 1) % 4]);
+                (b - a).perp_dot(p - a) >= 0.0
+            }),
+        }
+    }
+
+    pub fn size(&self) -> f32 {
+        match *self {
+            Area::Circle { radius, .. } => std::f32::consts::PI * radius * radius,
+            Area::Quad(c) => (c[1] - c[0]).length() * (c[3] - c[0]).length(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LevelOverlay {
+    pub lines: Vec<OverlayLine>,
+    pub labels: Vec<OverlayLabel>,
+    pub arrows: Vec<OverlayArrow>,
+    pub handles: Vec<Handle>,
+    pub areas: Vec<(Element, Area)>,
+}
+
+fn ground(p: Vec2) -> Vec3 {
+    Vec3::new(p.x, LIFT, p.y)
+}
+
+/// Corners of a rectangle on the ground, turned by `angle_deg`, in the winding the
+/// `Area::Quad` inside test expects.
+fn rect_corners(center: Vec2, half: Vec2, angle_deg: f32) -> [Vec2; 4] {
+    [
+        Vec2::new(-half.x, -half.y),
+        Vec2::new(half.x, -half.y),
+        Vec2::new(half.x, half.y),
+        Vec2::new(-half.x, half.y),
+    ]
+    .map(|c| center + crate::footprint::box_to_world(angle_deg, c))
+}
+
+impl LevelOverlay {
+    fn outline(&mut self, points: &[Vec2], closed: bool, color: Rgba, element: Element) {
+        let n = points.len();
+        let segments = if closed { n } else { n.saturating_sub(1) };
+        for i in 0..segments {
+            self.lines.push(OverlayLine {
+                a: ground(points[i]),
+                b: ground(points[(i + 1) % n]),
+                color,
+                width: 2.0,
+                element,
+            });
+        }
+    }
+
+    fn circle(&mut self, center: Vec2, radius: f32, color: Rgba, element: Element) {
+        let points: Vec<Vec2> = (0..CIRCLE_SEGMENTS)
+            .map(|k| {
+                let a = k as f32 / CIRCLE_SEGMENTS as f32 * std::f32::consts::TAU;
+                center + Vec2::new(a.cos(), a.sin()) * radius
+            })
+            .collect();
+        self.outline(&points, true, color, element);
+    }
+
+    fn label(&mut self, at: Vec2, text: String, color: Rgba, element: Element, rank: u8) {
+        self.labels.push(OverlayLabel {
+            at: Vec3::new(at.x, LABEL_HEIGHT, at.y),
+            text,
+            color,
+            element,
+            rank,
+        });
+    }
+
+    fn handle(&mut self, at: Vec2, element: Element) {
+        self.handles.push(Handle {
+            at: ground(at),
+            element,
+            movable: element.movable(),
+        });
+    }
+
+    /// The overlay of `level`; `occupancy` is the people at each point of interest now.
+    pub fn build(level: &Level, occupancy: &[u32]) -> LevelOverlay {
+        let mut o = LevelOverlay::default();
+        let b = level.bounds;
+        let corners = [
+            b.min,
+            Vec2::new(b.max.x, b.min.y),
+            b.max,
+            Vec2::new(b.min.x, b.max.y),
+        ];
+        o.outline(&corners, true, BOUNDS_COLOR, Element::Bounds);
+        o.obstacles(level);
+        for (i, z) in level.spawn_zones.iter().enumerate() {
+            let e = Element::Spawn(i);
+            let c = rect_corners(z.center, z.half_extents, 0.0);
+            o.outline(&c, true, SPAWN_COLOR, e);
+            o.areas.push((e, Area::Quad(c)));
+            o.handle(z.center, e);
+            let text = format!("spawn {} · weight {}", z.name, z.weight);
+            o.label(z.center, text, SPAWN_COLOR, e, 1);
+        }
+        o.paths(level);
+        for (i, p) in level.points_of_interest.iter().enumerate() {
+            let e = Element::Poi(i);
+            o.circle(p.position, p.radius, POI_COLOR, e);
+            o.areas.push((
+                e,
+                Area::Circle {
+                    center: p.position,
+                    radius: p.radius,
+                },
+            ));
+            o.handle(p.position, e);
+            let used = occupancy.get(i).copied().unwrap_or(0);
+            let text = format!("{} · {:?} · {used}/{}", p.name, p.activity, p.capacity);
+            o.label(p.position, text, POI_COLOR, e, 0);
+        }
+        let hero = level.hero.spawn;
+        o.circle(hero, 0.5, HERO_COLOR, Element::HeroSpawn);
+        o.handle(hero, Element::HeroSpawn);
+        o.label(hero, "hero spawn".into(), HERO_COLOR, Element::HeroSpawn, 0);
+        let cam = &level.camera;
+        let target = Vec2::new(cam.target.x, cam.target.z);
+        // The start camera's eye, seen from above: `distance` back along its yaw.
+        let yaw = cam.yaw_deg.to_radians();
+        let back =
+            Vec2::new(yaw.sin(), yaw.cos()) * cam.distance * cam.pitch_deg.to_radians().cos();
+        o.outline(
+            &[target, target + back],
+            false,
+            CAMERA_COLOR,
+            Element::CameraStart,
+        );
+        o.handle(target, Element::CameraStart);
+        let text = format!("camera start ({:?}, {} m)", cam.mode, cam.distance);
+        o.label(target + back, text, CAMERA_COLOR, Element::CameraStart, 1);
+        o
+    }
+
+    fn obstacles(&mut self, level: &Level) {
+        for (i, ob) in level.obstacles.iter().enumerate() {
+            let e = Element::Obstacle(i);
+            match ob.shape {
+                Shape::Circle { center, radius } => {
+                    self.circle(center, radius, OBSTACLE_COLOR, e);
+                    self.areas.push((e, Area::Circle { center, radius }));
+                }
+                Shape::Box {
+                    center,
+                    half_extents,
+                    angle_deg,
+                } => {
+                    let c = rect_corners(center, half_extents, angle_deg);
+                    self.outline(&c, true, OBSTACLE_COLOR, e);
+                    self.areas.push((e, Area::Quad(c)));
+                }
+            }
+            self.handle(ob.shape.center(), e);
+            self.label(ob.shape.center(), ob.name.clone(), OBSTACLE_COLOR, e, 2);
+        }
+    }
+
+    fn paths(&mut self, level: &Level) {
+        for (i, p) in level.paths.iter().enumerate() {
+            let e = Element::Path(i);
+            self.outline(&p.points, p.looped, PATH_COLOR, e);
+            let n = p.points.len();
+            let segments = if p.looped { n } else { n.saturating_sub(1) };
+            for k in 0..segments {
+                let (a, b) = (p.points[k], p.points[(k + 1) % n]);
+                if let Some(dir) = (b - a).try_normalize() {
+                    self.arrows.push(OverlayArrow {
+                        at: ground((a + b) * 0.5),
+                        dir: Vec3::new(dir.x, 0.0, dir.y),
+                        color: PATH_COLOR,
+                    });
+                }
+            }
+            for (k, &q) in p.points.iter().enumerate() {
+                self.handle(q, Element::PathPoint(i, k));
+            }
+            if let Some(&first) = p.points.first() {
+                let looped = if p.looped { " (loop)" } else { "" };
+                self.label(first, format!("path {}{looped}", p.name), PATH_COLOR, e, 1);
+            }
+        }
+    }
+
+    /// Paints the lines and labels of `element` (an error's, the one under the pointer) in
+    /// the highlight colour, lines thicker.
+    pub fn highlight(&mut self, element: Element) {
+        let path_of_point = match element {
+            Element::PathPoint(i, _) => Some(Element::Path(i)),
+            _ => None,
+        };
+        for l in &mut self.lines {
+            if l.element == element || Some(l.element) == path_of_point {
+                l.color = HIGHLIGHT_COLOR;
+                l.width = 4.0;
+            }
+        }
+        for l in &mut self.labels {
+            if l.element == element {
+                l.color = HIGHLIGHT_COLOR;
+                l.rank = 0;
+            }
+        }
+    }
+}
+
+/// A world point on the screen (pixels, y down), None behind the camera. Points off the
+/// screen's sides are returned too (lines run off the edge).
+pub fn project(view_proj: &Mat4, p: Vec3, screen: Vec2) -> Option<Vec2> {
+    let c = *view_proj * p.extend(1.0);
+    (c.w > NEAR_W).then(|| clip_to_screen(c, screen))
+}
+
+/// Clip-space w below this is behind (or at) the camera.
+const NEAR_W: f32 = 0.05;
+
+fn clip_to_screen(c: Vec4, screen: Vec2) -> Vec2 {
+    let ndc = c.truncate() / c.w;
+    Vec2::new(
+        (ndc.x + 1.0) * 0.5 * screen.x,
+        (1.0 - ndc.y) * 0.5 * screen.y,
+    )
+}
+
+/// A world segment on the screen, cut where it passes behind the camera.
+pub fn project_segment(view_proj: &Mat4, a: Vec3, b: Vec3, screen: Vec2) -> Option<(Vec2, Vec2)> {
+    let (mut ca, mut cb) = (*view_proj * a.extend(1.0), *view_proj * b.extend(1.0));
+    if ca.w <= NEAR_W && cb.w <= NEAR_W {
+        return None;
+    }
+    if ca.w <= NEAR_W || cb.w <= NEAR_W {
+        let t = (NEAR_W - ca.w) / (cb.w - ca.w);
+        let cut = ca + (cb - ca) * t;
+        if ca.w <= NEAR_W {
+            ca = cut;
+        } else {
+            cb = cut;
+        }
+    }
+    Some((clip_to_screen(ca, screen), clip_to_screen(cb, screen)))
+}
+
+/// Pixels from `p` to the segment a-b.
+fn segment_distance(p: Vec2, a: Vec2, b: Vec2) -> f32 {
+    let ab = b - a;
+    let t = if ab.length_squared() > 0.0 {
+        ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    p.distance(a + ab * t)
+}
+
+/// What the pointer at `mouse` (pixels) is over: the nearest handle within
+/// [`HANDLE_PICK_PIXELS`], else (unless `movable_only`) the nearest line within a few pixels,
+/// else the smallest area holding the pointer's ground point `ground`. In edit mode
+/// (`movable_only`) only the handles of movable elements count.
+pub fn pick(
+    overlay: &LevelOverlay,
+    view_proj: &Mat4,
+    screen: Vec2,
+    mouse: Vec2,
+    ground: Option<Vec2>,
+    movable_only: bool,
+) -> Option<Element> {
+    let nearest_handle = overlay
+        .handles
+        .iter()
+        .filter(|h| h.movable || !movable_only)
+        .filter_map(|h| Some((project(view_proj, h.at, screen)?.distance(mouse), h.element)))
+        .filter(|(d, _)| *d <= HANDLE_PICK_PIXELS)
+        .min_by(|a, b| a.0.total_cmp(&b.0));
+    if let Some((_, e)) = nearest_handle {
+        return Some(e);
+    }
+    if movable_only {
+        return None;
+    }
+    let nearest_line = overlay
+        .lines
+        .iter()
+        .filter_map(|l| {
+            let (a, b) = project_segment(view_proj, l.a, l.b, screen)?;
+            Some((segment_distance(mouse, a, b), l.element))
+        })
+        .filter(|(d, e)| *d <= LINE_PICK_PIXELS && *e != Element::Bounds)
+        .min_by(|a, b| a.0.total_cmp(&b.0));
+    if let Some((_, e)) = nearest_line {
+        return Some(e);
+    }
+    let g = ground?;
+    overlay
+        .areas
+        .iter()
+        .filter(|(_, a)| a.contains(g))
+        .min_by(|a, b| a.1.size().total_cmp(&b.1.size()))
+        .map(|(e, _)| *e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LEVEL: &str = r#"Level(
+    name: "Overlay test",
+    bounds: (min: (-20.0, -20.0), max: (20.0, 20.0)),
+    obstacles: [
+        (name: "kiosk", kind: Kiosk, shape: Box(center: (10.0, 0.0), half_extents: (2.0, 1.0), angle_deg: 90.0)),
+    ],
+    points_of_interest: [
+        (name: "cafe", position: (-10.0, 5.0), radius: 2.0, weight: 1.0, capacity: 6, activity: Linger),
+    ],
+    paths: [(name: "walk", points: [(-10.0, -10.0), (10.0, -10.0)])],
+    spawn_zones: [(name: "gate", center: (0.0, 15.0), half_extents: (4.0, 2.0))],
+    crowd: (count: 10, models: [], variant_groups: [], walk_speed: (min: 1.0, max: 1.4), seed: 1),
+    hero: (model: "hero.vrm", spawn: (3.0, 3.0)),
+    camera: (target: (0.0, 0.0, 0.0), distance: 30.0, yaw_deg: 0.0, pitch_deg: 60.0),
+)"#;
+
+    fn level() -> Level {
+        ron::from_str(LEVEL).expect("parses")
+    }
+
+    fn lines_of(o: &LevelOverlay, e: Element) -> Vec<(Vec3, Vec3)> {
+        o.lines
+            .iter()
+            .filter(|l| l.element == e)
+            .map(|l| (l.a, l.b))
+            .collect()
+    }
+
+    #[test]
+    fn a_known_level_gives_its_lines_labels_arrows_and_handles() {
+        let o = LevelOverlay::build(&level(), &[4]);
+        let h = LIFT;
+        assert_eq!(
+            lines_of(&o, Element::Bounds),
+            vec![
+                (Vec3::new(-20.0, h, -20.0), Vec3::new(20.0, h, -20.0)),
+                (Vec3::new(20.0, h, -20.0), Vec3::new(20.0, h, 20.0)),
+                (Vec3::new(20.0, h, 20.0), Vec3::new(-20.0, h, 20.0)),
+                (Vec3::new(-20.0, h, 20.0), Vec3::new(-20.0, h, -20.0)),
+            ]
+        );
+        // The kiosk turned a quarter: its long side runs along z.
+        let kiosk = lines_of(&o, Element::Obstacle(0));
+        assert_eq!(kiosk.len(), 4);
+        let first = kiosk[0];
+        assert_approx!(first.0, Vec3::new(9.0, h, 2.0), 1e-5);
+        assert_approx!(first.1, Vec3::new(9.0, h, -2.0), 1e-5);
+        assert_eq!(lines_of(&o, Element::Poi(0)).len(), CIRCLE_SEGMENTS);
+        assert_eq!(lines_of(&o, Element::Path(0)).len(), 1, "an open path");
+        assert_eq!(
+            o.arrows,
+            vec![OverlayArrow {
+                at: Vec3::new(0.0, h, -10.0),
+                dir: Vec3::X,
+                color: PATH_COLOR,
+            }]
+        );
+        let texts: Vec<&str> = o.labels.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            vec![
+                "kiosk",
+                "spawn gate · weight 1",
+                "path walk",
+                "cafe · Linger · 4/6",
+                "hero spawn",
+                "camera start (Orbit, 30 m)"
+            ]
+        );
+        let poi = o.labels.iter().find(|l| l.element == Element::Poi(0));
+        assert_eq!(poi.map(|l| l.at), Some(Vec3::new(-10.0, LABEL_HEIGHT, 5.0)));
+        let movable: Vec<Element> = o
+            .handles
+            .iter()
+            .filter(|h| h.movable)
+            .map(|h| h.element)
+            .collect();
+        assert_eq!(
+            movable,
+            vec![
+                Element::Obstacle(0),
+                Element::Spawn(0),
+                Element::PathPoint(0, 0),
+                Element::PathPoint(0, 1),
+                Element::Poi(0)
+            ]
+        );
+    }
+
+    /// Straight down from 60 m over the origin, +x to the right and +z down the screen.
+    fn top_down() -> Mat4 {
+        Mat4::perspective_rh_gl(1.0, 1.0, 0.5, 200.0)
+            * Mat4::look_at_rh(Vec3::new(0.0, 60.0, 0.0), Vec3::ZERO, Vec3::NEG_Z)
+    }
+
+    #[test]
+    fn the_pointer_picks_handles_then_lines_then_the_smallest_area() {
+        let o = LevelOverlay::build(&level(), &[]);
+        let vp = top_down();
+        let screen = Vec2::new(800.0, 800.0);
+        let at = |x: f32, z: f32| project(&vp, Vec3::new(x, LIFT, z), screen).expect("in front");
+        let pick_at = |x: f32, z: f32, movable_only| {
+            pick(
+                &o,
+                &vp,
+                screen,
+                at(x, z),
+                Some(Vec2::new(x, z)),
+                movable_only,
+            )
+        };
+        // The POI's handle, and a few pixels off it.
+        assert_eq!(pick_at(-10.0, 5.0, true), Some(Element::Poi(0)));
+        assert_eq!(
+            pick(
+                &o,
+                &vp,
+                screen,
+                at(-10.0, 5.0) + Vec2::new(6.0, 0.0),
+                None,
+                true
+            ),
+            Some(Element::Poi(0))
+        );
+        assert_eq!(pick_at(10.0, -10.0, true), Some(Element::PathPoint(0, 1)));
+        // Inside the POI's disc but away from its handle: the area, in the overlay only.
+        assert_eq!(pick_at(-9.0, 5.5, false), Some(Element::Poi(0)));
+        assert_eq!(pick_at(-9.0, 5.5, true), None);
+        // On the path's line between its points.
+        assert_eq!(pick_at(-3.0, -10.0, false), Some(Element::Path(0)));
+        // Inside the spawn zone; outside everything.
+        assert_eq!(pick_at(2.5, 15.5, false), Some(Element::Spawn(0)));
+        assert_eq!(pick_at(-15.0, -15.0, false), None);
+        // The hero spawn is picked but never dragged.
+        assert_eq!(pick_at(3.0, 3.0, false), Some(Element::HeroSpawn));
+        assert_eq!(pick_at(3.0, 3.0, true), None);
+    }
+
+    #[test]
+    fn segments_behind_the_camera_are_cut_at_it() {
+        let vp = Mat4::perspective_rh_gl(1.0, 1.0, 0.1, 100.0)
+            * Mat4::look_at_rh(Vec3::ZERO, Vec3::NEG_Z, Vec3::Y);
+        let screen = Vec2::new(400.0, 400.0);
+        let (a, b) = project_segment(
+            &vp,
+            Vec3::new(0.0, 0.0, -10.0),
+            Vec3::new(0.0, 0.0, 10.0),
+            screen,
+        )
+        .expect("partly in front");
+        assert_approx!(a, Vec2::new(200.0, 200.0), 1e-3);
+        assert!(b.is_finite());
+        assert!(project_segment(
+            &vp,
+            Vec3::new(0.0, 0.0, 5.0),
+            Vec3::new(1.0, 0.0, 5.0),
+            screen
+        )
+        .is_none());
+        let mut o = LevelOverlay::build(&level(), &[]);
+        o.highlight(Element::PathPoint(0, 1));
+        assert!(o
+            .lines
+            .iter()
+            .filter(|l| l.element == Element::Path(0))
+            .all(|l| l.color == HIGHLIGHT_COLOR && l.width == 4.0));
+    }
+}

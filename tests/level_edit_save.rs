@@ -1,0 +1,206 @@
+//! In-game editing keeps the designer's file: the save writes only the numbers that moved, in
+//! place (comments, order and formatting kept byte for byte), keeps a backup, refuses when the
+//! file changed on disk, and the session undoes and redoes.
+
+use std::path::{Path, PathBuf};
+
+use glam::Vec2;
+use throng::level::{Level, LevelWatcher, Shape};
+use throng::level_edit::patch::patch_level_text;
+use throng::level_edit::session::backup_path;
+use throng::level_edit::{EditOutcome, Editor, Element};
+
+const PLAZA: &str = include_str!("../levels/plaza.ron");
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn parse(text: &str) -> Level {
+    ron::from_str(text).expect("the level parses")
+}
+
+fn index_of<T>(list: &[T], name: impl Fn(&T) -> bool) -> usize {
+    list.iter().position(name).expect("named")
+}
+
+/// Replaces exactly one occurrence of `from`.
+fn replace_once(text: &str, from: &str, to: &str) -> String {
+    assert_eq!(text.matches(from).count(), 1, "{from}");
+    text.replacen(from, to, 1)
+}
+
+#[test]
+fn a_file_with_comments_round_trips_byte_for_byte_when_nothing_moved() {
+    let level = parse(PLAZA);
+    assert!(PLAZA.contains("// The fountain everyone gathers around."));
+    let (text, numbers) = patch_level_text(PLAZA, &level, &level).expect("patches");
+    assert_eq!(numbers, 0);
+    assert_eq!(text, PLAZA);
+}
+
+#[test]
+fn moved_numbers_change_in_place_and_the_text_loads_as_the_edited_level() {
+    let before = parse(PLAZA);
+    let mut after = before.clone();
+    let chat = index_of(&after.points_of_interest, |p| p.name == "chat_nw");
+    assert!(Element::Poi(chat).move_to(&mut after, Vec2::new(-30.0, -34.0)));
+    let path = index_of(&after.paths, |p| p.name == "north_south");
+    assert!(Element::PathPoint(path, 1).move_to(&mut after, Vec2::new(2.5, -40.0)));
+    let kiosk = index_of(&after.obstacles, |o| o.name == "kiosk_news");
+    assert!(Element::Obstacle(kiosk).rotate(&mut after, 15.0));
+    // A box whose file leaves its angle to the default gets the field written after its size.
+    let building = index_of(&after.obstacles, |o| o.name == "building_north_west");
+    assert!(Element::Obstacle(building).rotate(&mut after, 90.0));
+
+    let (text, numbers) = patch_level_text(PLAZA, &before, &after).expect("patches");
+    assert_eq!(numbers, 4);
+    assert_eq!(
+        parse(&text),
+        after,
+        "the saved text loads as the edited level"
+    );
+    let mut expected = replace_once(
+        PLAZA,
+        r#""chat_nw", position: (-32.0, -34.0)"#,
+        r#""chat_nw", position: (-30.0, -34.0)"#,
+    );
+    expected = replace_once(
+        &expected,
+        "[(0.0, -98.0), (0.0, -40.0),",
+        "[(0.0, -98.0), (2.5, -40.0),",
+    );
+    expected = replace_once(&expected, "angle_deg: -49.9)", "angle_deg: -34.9)");
+    expected = replace_once(
+        &expected,
+        "(-45.0, -80.0), half_extents: (38.0, 14.0))",
+        "(-45.0, -80.0), half_extents: (38.0, 14.0), angle_deg: 90.0)",
+    );
+    assert_eq!(text, expected, "only those numbers differ");
+}
+
+/// A copy of the plaza in a scratch folder, with a session and a watcher on it.
+fn session() -> (tempfile::TempDir, PathBuf, Editor, LevelWatcher) {
+    let dir = tempfile::tempdir().expect("scratch folder");
+    let path = dir.path().join("plaza.ron");
+    std::fs::write(&path, PLAZA).expect("copy");
+    let editor = Editor::new(&path, &root(), PLAZA.to_string(), parse(PLAZA));
+    let watcher = LevelWatcher::new(&path, &root());
+    (dir, path, editor, watcher)
+}
+
+fn applied(outcome: EditOutcome) -> Level {
+    match outcome {
+        EditOutcome::Apply(level) => *level,
+        other => panic!("not applied: {other:?}"),
+    }
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).expect("readable")
+}
+
+#[test]
+fn a_drag_saves_in_place_with_a_backup_and_the_watcher_takes_it_as_its_own() {
+    let (_dir, path, mut editor, mut watcher) = session();
+    let start = parse(PLAZA);
+    let chat = index_of(&start.points_of_interest, |p| p.name == "chat_ne");
+    // Grabbed 1 m east of its handle at (30, -40), let go 4 m further east and 2 m south.
+    assert!(editor.begin_drag(Element::Poi(chat), Vec2::new(31.0, -40.0), &start));
+    editor.drag_to(Vec2::new(35.0, -38.0));
+    let moved = applied(editor.end_drag(&start));
+    assert_eq!(
+        moved.points_of_interest[chat].position,
+        Vec2::new(34.0, -38.0)
+    );
+    assert!(editor.unsaved(&moved));
+    let saved = editor.save(&moved).expect("saves");
+    assert_eq!(saved.numbers, 2);
+    let on_disk = read(&path);
+    assert_eq!(
+        on_disk,
+        replace_once(
+            PLAZA,
+            r#""chat_ne", position: (30.0, -40.0)"#,
+            r#""chat_ne", position: (34.0, -38.0)"#
+        )
+    );
+    assert_eq!(
+        read(&backup_path(&path)),
+        PLAZA,
+        "the backup is the file before"
+    );
+    assert_eq!(backup_path(&path), path.with_file_name("plaza.ron.bak"));
+    assert!(!editor.unsaved(&moved));
+    watcher.own_write(saved.text);
+    assert!(
+        watcher.poll().is_none(),
+        "our own save is no outside change"
+    );
+    // An outside edit after it is.
+    std::fs::write(&path, on_disk.replace("count: 2000", "count: 1500")).expect("edit");
+    assert!(matches!(watcher.poll(), Some(Ok(l)) if l.crowd.count == 1500));
+}
+
+#[test]
+fn the_save_is_refused_when_the_file_changed_on_disk() {
+    let (_dir, path, mut editor, _watcher) = session();
+    let start = parse(PLAZA);
+    let bench = index_of(&start.obstacles, |o| o.name == "bench_1");
+    assert!(editor.begin_drag(Element::Obstacle(bench), Vec2::new(14.0, 0.0), &start));
+    editor.drag_to(Vec2::new(15.0, 0.0));
+    let moved = applied(editor.end_drag(&start));
+    let theirs = PLAZA.replace("count: 2000", "count: 1800");
+    std::fs::write(&path, &theirs).expect("outside edit");
+    let e = editor.save(&moved).expect_err("refused");
+    assert!(
+        e.contains("changed on disk since it was loaded: not saved"),
+        "{e}"
+    );
+    assert!(!e.contains('\n'));
+    assert_eq!(read(&path), theirs, "their file is untouched");
+    assert!(!backup_path(&path).exists(), "nothing written");
+    assert!(editor.unsaved(&moved), "the edit stays in the game");
+}
+
+#[test]
+fn undo_and_redo_walk_the_edits_and_a_refused_edit_changes_nothing() {
+    let (_dir, _path, mut editor, _watcher) = session();
+    let start = parse(PLAZA);
+    let bench = index_of(&start.obstacles, |o| o.name == "bench_7");
+    assert_eq!(
+        editor.rotate_selected(15.0, &start),
+        EditOutcome::Refused("select a box obstacle first (drag it)".to_string())
+    );
+    assert!(editor.begin_drag(Element::Obstacle(bench), Vec2::new(0.0, -14.0), &start));
+    editor.drag_to(Vec2::new(0.0, -15.0));
+    let one = applied(editor.end_drag(&start));
+    let two = applied(editor.rotate_selected(15.0, &one));
+    match two.obstacles[bench].shape {
+        Shape::Box {
+            center, angle_deg, ..
+        } => {
+            assert_eq!(center, Vec2::new(0.0, -15.0));
+            assert_eq!(angle_deg, 15.0);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(editor.undo(&two), Some(one.clone()));
+    assert_eq!(editor.undo(&one), Some(start.clone()));
+    assert_eq!(editor.undo(&start), None, "nothing left to undo");
+    assert_eq!(editor.redo(&start), Some(one.clone()));
+    assert_eq!(editor.redo(&one), Some(two.clone()));
+    assert_eq!(editor.redo(&two), None);
+    // Dragged onto the fountain: refused with the reason, the level as it was.
+    let fountain = index_of(&two.points_of_interest, |p| p.name == "bench_seat_7");
+    assert!(editor.begin_drag(Element::Poi(fountain), Vec2::new(0.0, -13.1), &two));
+    editor.drag_to(Vec2::new(0.0, 0.0));
+    match editor.end_drag(&two) {
+        EditOutcome::Refused(why) => assert!(
+            why.starts_with("bench_seat_7 stays where it was: points_of_interest["),
+            "{why}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    assert!(editor.can_undo() && !editor.can_redo());
+}
