@@ -23,7 +23,7 @@ use throng::asset::{load_file, MToonAsset, SceneAsset};
 use throng::extract::hero_frame;
 use throng::hero::mtoon::{shade, MToonParams, ShadeInput};
 use throng::hero::Hero;
-use throng::level::{load_level, Level};
+use throng::level::{load_level, Level, ToneMapping};
 use throng::render::hero::{HeroRenderOptions, HeroRenderer};
 use throng::render::{
     display_color, FrameParams, MainPassInfo, MarkerPath, RenderStats, Renderer, WorldLayer,
@@ -81,6 +81,7 @@ fn info(white: TextureId, sun_dir: Vec3) -> MainPassInfo {
         shadows_on: false,
         shadow_map: white,
         shadow_texel: 1.0 / 2048.0,
+        tone_curve: throng::render::tone::curve_uniform(ToneMapping::Neutral),
         screen_size: (W as f32, H as f32),
     }
 }
@@ -377,8 +378,8 @@ fn toon_bands(ctx: &mut dyn RenderingBackend, t: &Target, white: TextureId, c: &
             },
         )
     };
-    let lit = (display_color(texel(0.8)).x * 255.0).round() as i32;
-    let dark = (display_color(texel(-0.8)).x * 255.0).round() as i32;
+    let lit = (display_color(texel(0.8), ToneMapping::Neutral).x * 255.0).round() as i32;
+    let dark = (display_color(texel(-0.8), ToneMapping::Neutral).x * 255.0).round() as i32;
     for (toony, sharp) in [(0.95, true), (0.0, false)] {
         let mut scene = godette(&level).scene;
         flat_mtoon(&mut scene, toony);

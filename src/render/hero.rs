@@ -132,6 +132,7 @@ struct HeroUniforms {
     outline_mix: f32,
     alpha_mode: f32,
     alpha_cutoff: f32,
+    tone_curve: f32,
 }
 
 fn uniform_layout() -> Vec<UniformDesc> {
@@ -174,6 +175,7 @@ fn uniform_layout() -> Vec<UniformDesc> {
         ("outline_mix", Float1),
         ("alpha_mode", Float1),
         ("alpha_cutoff", Float1),
+        ("tone_curve", Float1),
     ]
     .into_iter()
     .map(|(n, t)| UniformDesc::new(n, t))
@@ -280,7 +282,7 @@ fn compile(
     let vertex = format!("{header}{HERO_VERT}");
     let fragment = match pass {
         Pass::Shadow => format!("{header}{HERO_SHADOW_FRAG}"),
-        _ => format!("{header}{MTOON_FRAG}"),
+        _ => super::tone::with_tone_curve(&format!("{header}{MTOON_FRAG}")).into_owned(),
     };
     ctx.new_shader(
         ShaderSource::Glsl {
@@ -876,6 +878,7 @@ impl HeroRenderer {
             u.fog_distance = i.fog_distance;
             u.shadows_on = if i.shadows_on { 1.0 } else { 0.0 };
             u.shadow_texel = i.shadow_texel;
+            u.tone_curve = i.tone_curve;
         }
         u
     }

@@ -48,6 +48,7 @@ pub(super) struct SceneLight {
     pub eye: [f32; 3],
     pub fog_distance: f32,
     pub shadow: ShadowUniforms,
+    pub tone_curve: f32,
 }
 
 #[repr(C)]
@@ -67,6 +68,7 @@ pub(super) fn compile(
     images: &[&str],
     uniforms: Vec<UniformDesc>,
 ) -> Result<ShaderId, String> {
+    let fragment = &super::tone::with_tone_curve(fragment);
     ctx.new_shader(
         ShaderSource::Glsl { vertex, fragment },
         ShaderMeta {
@@ -119,6 +121,7 @@ pub(super) fn lighting_uniforms() -> Vec<UniformDesc> {
         UniformDesc::new("light_view_proj", UniformType::Mat4),
         UniformDesc::new("shadows_on", UniformType::Float1),
         UniformDesc::new("shadow_texel", UniformType::Float1),
+        UniformDesc::new("tone_curve", UniformType::Float1),
     ]
 }
 
@@ -461,6 +464,7 @@ impl Renderer {
             shadows_on: params.shadows,
             shadow_map: self.shadow_map,
             shadow_texel: light.shadow.shadow_texel,
+            tone_curve: light.tone_curve,
             screen_size: params.screen_size,
         }
     }
@@ -767,6 +771,7 @@ fn scene_light(params: &FrameParams) -> SceneLight {
         eye: params.eye.to_array(),
         fog_distance: params.fog_distance,
         shadow,
+        tone_curve: super::tone::curve_uniform(l.tone_mapping),
     }
 }
 
