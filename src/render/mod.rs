@@ -6,6 +6,7 @@ pub mod gl_raw;
 pub mod gpu_timer;
 pub mod hero;
 pub mod layer;
+pub mod msaa;
 mod renderer;
 pub mod tone;
 

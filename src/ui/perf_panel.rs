@@ -174,7 +174,7 @@ impl PerfPanel {
             h: 16.0,
         };
         let v = f.view;
-        let toggles: [Toggle; 8] = [
+        let toggles: [Toggle; 9] = [
             (
                 0.0,
                 "frustum culling",
@@ -212,6 +212,12 @@ impl PerfPanel {
                 "sim LOD (unseen: every 4th step)",
                 v.sim_lod,
                 Intent::SetSimLod,
+            ),
+            (
+                9.0,
+                "antialiasing (4x multisampling)",
+                v.antialias,
+                Intent::SetAntialias,
             ),
         ];
         for (row, label, mut on, intent) in toggles {
