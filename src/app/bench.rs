@@ -236,6 +236,7 @@ fn bench_view(args: &BenchArgs, mode: BenchMode) -> ViewSettings {
         frustum_culling: mode.culls(),
         lod: mode.uses_lod(),
         per_agent_draws: mode == BenchMode::Naive,
+        antialias: mode.antialiased(),
         vat: mode.uses_vat(),
         uniform_cap: args.max_uniform_vectors,
         sim_lod: !args.no_sim_lod && mode.culls(),
