@@ -279,6 +279,12 @@ fn skipping(ctx: &mut dyn RenderingBackend, t: &Target, white: TextureId, c: &mu
 fn outline(ctx: &mut dyn RenderingBackend, t: &Target, white: TextureId, c: &mut Checks) {
     let level = lab();
     let mut hero = godette(&level);
+    // At 480 px high Godette's own 0.x outline is 1.2 px (0.01 x 0.5 x 480 / 2), thinner
+    // where the normal turns to the camera: too thin to cover a one-pixel ring. Tripled, the
+    // band is up to 3.6 px; its exact width is checked in render_fidelity.
+    for m in &mut hero.materials {
+        m.outline_width *= 3.0;
+    }
     let mut r = HeroRenderer::new(ctx, &hero, HeroRenderOptions::default()).expect("renderer");
     let info = info(white, Vec3::new(-0.45, -1.0, 0.6));
     hero.update(0.0);
@@ -452,6 +458,7 @@ async fn shadow(white: TextureId, c: &mut Checks) {
             light_view_proj: throng::view::light::sun_view_projection(sun, Vec3::ZERO, 12.0, 2048),
             shadows: true,
             shadow_texels: throng::view::light::SHADOW_MAP_SIZE,
+            antialias: false,
             marker_path: MarkerPath::Instanced,
             screen_size: (sw, sh),
         };

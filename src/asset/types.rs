@@ -569,3 +569,58 @@ impl SceneAsset {
             .position(|n| n.name.as_deref() == Some(key))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two texels side by side: black, white.
+    fn two_texels(mag: Filter, wrap: TextureWrap) -> TextureAsset {
+        TextureAsset {
+            name: None,
+            width: 2,
+            height: 1,
+            rgba8: vec![0, 0, 0, 255, 255, 255, 255, 255],
+            fallback: false,
+            error: None,
+            wrap: [wrap; 2],
+            filter: TextureFilter {
+                mag,
+                ..Default::default()
+            },
+        }
+    }
+
+    #[test]
+    fn sampling_follows_the_magnification_filter() {
+        let nearest = two_texels(Filter::Nearest, TextureWrap::ClampToEdge);
+        let linear = two_texels(Filter::Linear, TextureWrap::ClampToEdge);
+        // Between the two texel centres (0.25 and 0.75), a quarter of the way.
+        let uv = Vec2::new(0.375, 0.5);
+        assert_eq!(nearest.sample(uv)[0], 0.0);
+        assert_approx!(linear.sample(uv)[0], 63.75, 1e-3);
+        // On a texel centre both read the texel.
+        assert_approx!(linear.sample(Vec2::new(0.75, 0.5))[0], 255.0, 1e-3);
+        // Left of the first centre: clamped, or wrapped round to the white texel.
+        assert_approx!(linear.sample(Vec2::new(0.0, 0.5))[0], 0.0, 1e-3);
+        let repeat = two_texels(Filter::Linear, TextureWrap::Repeat);
+        assert_approx!(repeat.sample(Vec2::new(0.0, 0.5))[0], 127.5, 1e-3);
+    }
+
+    #[test]
+    fn texture_transform_composes_translation_rotation_scale() {
+        assert_eq!(
+            UvTransform::default().apply(Vec2::new(0.3, 0.7)),
+            Vec2::new(0.3, 0.7)
+        );
+        let t = UvTransform {
+            offset: Vec2::new(0.5, 0.0),
+            rotation: std::f32::consts::FRAC_PI_2,
+            scale: Vec2::new(2.0, 1.0),
+        };
+        // Scale (0.5, 0) -> (1, 0); rotate a quarter turn -> (0, 1); offset -> (0.5, 1).
+        assert_approx!(t.apply(Vec2::new(0.5, 0.0)), Vec2::new(0.5, 1.0), 1e-6);
+        // (0, 1) scales to (0, 1), turns to (-1, 0), moves to (-0.5, 0).
+        assert_approx!(t.apply(Vec2::new(0.0, 1.0)), Vec2::new(-0.5, 0.0), 1e-6);
+    }
+}

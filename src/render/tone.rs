@@ -67,7 +67,6 @@ pub fn display_color(linear: Vec3, curve: ToneMapping) -> Vec3 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::assert_approx;
 
     #[test]
     fn neutral_keeps_colours_below_the_compression_start() {
