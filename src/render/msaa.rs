@@ -5,8 +5,8 @@
 
 use macroquad::miniquad::gl;
 use macroquad::miniquad::{
-    FilterMode, RenderPass, RenderingBackend, TextureFormat, TextureKind, TextureParams,
-    TextureWrap,
+    FilterMode, PassAction, RenderPass, RenderingBackend, TextureFormat, TextureKind,
+    TextureParams, TextureWrap,
 };
 
 const GL_MAX_SAMPLES: u32 = 0x8D57;
@@ -58,22 +58,40 @@ impl MsaaTarget {
         }
     }
 
-    /// A target of `size` pixels: the kept one, or a new one when the size changed.
+    /// A target of `size` pixels: the kept one, or a new one when the size changed. None when
+    /// the driver cannot complete a multisampled framebuffer (the caller stops asking).
     pub fn ensure(
         slot: &mut Option<MsaaTarget>,
         ctx: &mut dyn RenderingBackend,
         size: (f32, f32),
         samples: i32,
-    ) -> RenderPass {
+    ) -> Option<RenderPass> {
         let (w, h) = (size.0.max(1.0) as u32, size.1.max(1.0) as u32);
         if let Some(t) = slot.as_ref().filter(|t| (t.width, t.height) == (w, h)) {
-            return t.pass;
+            return Some(t.pass);
         }
         if let Some(old) = slot.take() {
             // Deletes the attached colour and depth storage too.
             ctx.delete_render_pass(old.pass);
         }
-        slot.insert(MsaaTarget::new(ctx, w, h, samples)).pass
+        let target = MsaaTarget::new(ctx, w, h, samples);
+        if !target.complete(ctx) {
+            ctx.delete_render_pass(target.pass);
+            eprintln!(
+                "throng: the driver cannot draw {samples}x multisampled; antialiasing is off"
+            );
+            return None;
+        }
+        Some(slot.insert(target).pass)
+    }
+
+    /// Whether GL accepts the target's framebuffer (checked once, when it is made).
+    fn complete(&self, ctx: &mut dyn RenderingBackend) -> bool {
+        ctx.begin_pass(Some(self.pass), PassAction::Nothing);
+        // SAFETY: a plain query on the framebuffer the pass just bound.
+        let status = unsafe { gl::glCheckFramebufferStatus(gl::GL_FRAMEBUFFER) };
+        ctx.end_render_pass();
+        status == gl::GL_FRAMEBUFFER_COMPLETE
     }
 
     /// Resolves the target (bound now, as the current pass) onto framebuffer `screen`. Call

@@ -331,7 +331,12 @@ impl Renderer {
             });
             return false;
         }
-        let pass = MsaaTarget::ensure(&mut self.msaa, ctx, params.screen_size, self.msaa_samples);
+        let Some(pass) =
+            MsaaTarget::ensure(&mut self.msaa, ctx, params.screen_size, self.msaa_samples)
+        else {
+            self.msaa_samples = 0;
+            return self.begin_main_pass(ctx, params);
+        };
         let l = params.lighting;
         let sky = super::display_color(l.sky_color, l.tone_mapping);
         ctx.begin_pass(
