@@ -169,7 +169,7 @@ impl PerfPanel {
         }
         let check = |row: f32| Rect {
             x: x + 12.0,
-            y: y + 78.0 + row * 20.0,
+            y: y + 78.0 + row * 18.0,
             w: PANEL_W - 24.0,
             h: 16.0,
         };
