@@ -183,6 +183,7 @@ async fn gpu() {
         shadows_on: true,
         shadow_map: shadow_depth,
         shadow_texel: 1.0 / 2048.0,
+        tone_curve: 0.0,
         screen_size: (w as f32, h as f32),
     };
     let mut r = HeroRenderer::new(ctx, &hero, HeroRenderOptions::default()).expect("renderer");

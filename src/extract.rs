@@ -143,6 +143,7 @@ impl Extractor {
             ),
             shadows: view.shadows_enabled(level.lighting.shadows),
             shadow_texels,
+            antialias: view.antialias && view.quality.antialias,
             marker_path: if view.per_agent_draws {
                 MarkerPath::PerAgent
             } else {

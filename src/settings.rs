@@ -61,6 +61,10 @@ pub struct ViewSettings {
         allow_hyphen_values = true
     )]
     pub frame_budget_ms: f32,
+    /// Draw without antialiasing (the main pass is multisampled, 4x, by default; the Tab panel
+    /// switches it, adaptive quality drops it first when frames run over the budget).
+    #[arg(long = "no-aa", action = ArgAction::SetFalse)]
+    pub antialias: bool,
     /// Always draw at full quality: no shorter LOD distances or coarser shadows when frames run
     /// over the budget.
     #[arg(long = "no-adaptive-quality", action = ArgAction::SetFalse)]
@@ -83,6 +87,7 @@ impl Default for ViewSettings {
             vat: false,
             cull_view: false,
             sim_lod: true,
+            antialias: true,
             frame_budget_ms: crate::perf::adaptive::DEFAULT_FRAME_BUDGET_MS,
             adaptive_quality: true,
             quality: Default::default(),
@@ -237,6 +242,7 @@ pub enum Intent {
     SetVat(bool),
     SetCullView(bool),
     SetSimLod(bool),
+    SetAntialias(bool),
     SetUniformCap(Option<u32>),
     SetLodDistances(LodSettings),
     SetGlideEasing(Easing),
@@ -271,6 +277,7 @@ pub fn apply(intents: Vec<Intent>, settings: &mut Settings, game: &mut Game) -> 
             Intent::SetVat(on) => view.vat = on,
             Intent::SetCullView(on) => view.cull_view = on,
             Intent::SetSimLod(on) => view.sim_lod = on,
+            Intent::SetAntialias(on) => view.antialias = on,
             Intent::SetUniformCap(cap) => view.uniform_cap = cap,
             Intent::SetLodDistances(d) => view.lod_distances = Some(d),
             Intent::SetGlideEasing(e) => game.glide_easing = e,
@@ -335,7 +342,7 @@ mod tests {
             lod,
             "full quality draws the level's distances"
         );
-        v.quality = crate::perf::adaptive::LADDER[3];
+        v.quality = crate::perf::adaptive::LADDER[4];
         let d = v.drawn_lod(lod);
         assert_approx!(d.near, lod.near * 0.6, 1e-4);
         assert_approx!(d.mid, lod.mid * 0.6, 1e-4);

@@ -155,3 +155,39 @@ fn morph_targets_are_named_from_extras_then_expressions_then_target_n() {
     assert_eq!(s.meshes[0].morph_target_names, ["a", "b", "target_2"]);
     assert_eq!(s.meshes[0].primitives[0].morph_targets[1].name, "b");
 }
+
+/// Godette's samplers as the file states them: the palette linear without mipmaps, the badge
+/// textures nearest without mipmaps; its 0.x outline keeps `_OutlineScaledMaxDistance`.
+#[test]
+fn godettes_samplers_and_outline_distance_are_read() {
+    use throng::asset::{Filter, TextureFilter};
+    let scene =
+        throng::asset::load_file(&support::project_root().join("assets/hero/Godette_vrm_v4.vrm"))
+            .expect("Godette loads");
+    let linear = TextureFilter {
+        mag: Filter::Linear,
+        min: Filter::Linear,
+        mipmap: None,
+    };
+    let nearest = TextureFilter {
+        mag: Filter::Nearest,
+        min: Filter::Nearest,
+        mipmap: None,
+    };
+    let filters: Vec<TextureFilter> = scene.textures.iter().map(|t| t.filter).collect();
+    assert_eq!(filters, vec![linear, nearest, nearest, nearest, linear]);
+    let body = scene
+        .materials
+        .iter()
+        .find(|m| m.name.as_deref() == Some("Body"))
+        .expect("Body material");
+    assert_eq!(body.base_color_transform, Default::default());
+    let mtoon = body.mtoon.as_ref().expect("MToon");
+    assert!(mtoon.from_vrm0);
+    assert_eq!(
+        mtoon.outline_width_mode,
+        OutlineWidthMode::ScreenCoordinates
+    );
+    assert_approx!(mtoon.outline_width, 0.005, 1e-7);
+    assert_approx!(mtoon.outline_scaled_max_distance, 2.0, 1e-7);
+}

@@ -1072,3 +1072,60 @@ fn the_crowd_vat_is_refused_before_allocating_past_its_limit() {
     );
     assert!(started.elapsed().as_secs_f32() < 1.0);
 }
+
+/// A triangle whose UVs all sit on the black left texel of a 2x1 black|white texture; the base
+/// colour's `KHR_texture_transform` moves them half a texture right, onto the white one.
+fn transformed_triangle(transform: serde_json::Value, mag_filter: u32) -> Vec<Vec3> {
+    use support::gltf_builder::{base64, Builder};
+    let mut png_bytes = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut png_bytes, 2, 1);
+        enc.set_color(png::ColorType::Rgb);
+        let mut w = enc.write_header().expect("png header");
+        w.write_image_data(&[0, 0, 0, 255, 255, 255])
+            .expect("png data");
+    }
+    let mut b = Builder::new();
+    let p = b.f32s("VEC3", &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
+    let t = b.f32s("VEC2", &[0.25, 0.5, 0.25, 0.5, 0.25, 0.5]);
+    let mut info = serde_json::json!({"index": 0});
+    if !transform.is_null() {
+        info["extensions"] = serde_json::json!({"KHR_texture_transform": transform});
+    }
+    let doc = serde_json::json!({
+        "extensionsUsed": ["KHR_texture_transform"],
+        "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": p, "TEXCOORD_0": t}, "material": 0}]}],
+        "materials": [{"pbrMetallicRoughness": {"baseColorTexture": info}}],
+        "textures": [{"source": 0, "sampler": 0}],
+        "samplers": [{"magFilter": mag_filter, "minFilter": 9728, "wrapS": 33071, "wrapT": 33071}],
+        "images": [{"uri": format!("data:image/png;base64,{}", base64(&png_bytes))}],
+    });
+    let scene = throng::asset::load_slice("tri.gltf", &b.finish(doc), None).expect("loads");
+    let prim = &scene.meshes[0].primitives[0];
+    let mut warnings = Vec::new();
+    let colors = throng::crowd_assets::mesh::primitive_colors(&scene, prim, &mut warnings);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    colors
+}
+
+#[test]
+fn crowd_vertex_colours_follow_the_texture_transform_and_the_sampler() {
+    assert_approx!(
+        transformed_triangle(serde_json::Value::Null, 9728)[0],
+        Vec3::ZERO,
+        1e-6
+    );
+    let moved = serde_json::json!({"offset": [0.5, 0.0]});
+    assert_approx!(
+        transformed_triangle(moved.clone(), 9728)[0],
+        Vec3::ONE,
+        1e-6
+    );
+    // A linear sampler reads between texel centres: a quarter of the way from black to white
+    // (0.375 after the transform, between the centres at 0.25 and 0.75), decoded from sRGB.
+    let quarter = serde_json::json!({"offset": [0.125, 0.0]});
+    let c = transformed_triangle(quarter, 9729)[0].x;
+    let expected = throng::crowd_assets::mesh::srgb_to_linear(64);
+    assert!((c - expected).abs() < 0.002, "{c} vs {expected}");
+}

@@ -29,6 +29,7 @@ fn params(toony: f32, shift: f32) -> MToonParams {
         rim_lighting_mix: 0.0,
         outline_mode: OutlineWidthMode::None,
         outline_width: 0.0,
+        outline_v0_max_distance: None,
         outline_color: Vec3::ZERO,
         outline_lighting_mix: 1.0,
         uv_scroll: Vec2::ZERO,
@@ -39,6 +40,7 @@ fn params(toony: f32, shift: f32) -> MToonParams {
         transparent_with_z_write: false,
         render_queue_offset: 0,
         textures: MToonTextures::default(),
+        uv_transform: Default::default(),
     }
 }
 

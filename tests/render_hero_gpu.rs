@@ -23,7 +23,7 @@ use throng::asset::{load_file, MToonAsset, SceneAsset};
 use throng::extract::hero_frame;
 use throng::hero::mtoon::{shade, MToonParams, ShadeInput};
 use throng::hero::Hero;
-use throng::level::{load_level, Level};
+use throng::level::{load_level, Level, ToneMapping};
 use throng::render::hero::{HeroRenderOptions, HeroRenderer};
 use throng::render::{
     display_color, FrameParams, MainPassInfo, MarkerPath, RenderStats, Renderer, WorldLayer,
@@ -81,6 +81,7 @@ fn info(white: TextureId, sun_dir: Vec3) -> MainPassInfo {
         shadows_on: false,
         shadow_map: white,
         shadow_texel: 1.0 / 2048.0,
+        tone_curve: throng::render::tone::curve_uniform(ToneMapping::Neutral),
         screen_size: (W as f32, H as f32),
     }
 }
@@ -278,6 +279,12 @@ fn skipping(ctx: &mut dyn RenderingBackend, t: &Target, white: TextureId, c: &mu
 fn outline(ctx: &mut dyn RenderingBackend, t: &Target, white: TextureId, c: &mut Checks) {
     let level = lab();
     let mut hero = godette(&level);
+    // At 480 px high Godette's own 0.x outline is 1.2 px (0.01 x 0.5 x 480 / 2), thinner
+    // where the normal turns to the camera: too thin to cover a one-pixel ring. Tripled, the
+    // band is up to 3.6 px; its exact width is checked in render_fidelity.
+    for m in &mut hero.materials {
+        m.outline_width *= 3.0;
+    }
     let mut r = HeroRenderer::new(ctx, &hero, HeroRenderOptions::default()).expect("renderer");
     let info = info(white, Vec3::new(-0.45, -1.0, 0.6));
     hero.update(0.0);
@@ -377,8 +384,8 @@ fn toon_bands(ctx: &mut dyn RenderingBackend, t: &Target, white: TextureId, c: &
             },
         )
     };
-    let lit = (display_color(texel(0.8)).x * 255.0).round() as i32;
-    let dark = (display_color(texel(-0.8)).x * 255.0).round() as i32;
+    let lit = (display_color(texel(0.8), ToneMapping::Neutral).x * 255.0).round() as i32;
+    let dark = (display_color(texel(-0.8), ToneMapping::Neutral).x * 255.0).round() as i32;
     for (toony, sharp) in [(0.95, true), (0.0, false)] {
         let mut scene = godette(&level).scene;
         flat_mtoon(&mut scene, toony);
@@ -451,6 +458,7 @@ async fn shadow(white: TextureId, c: &mut Checks) {
             light_view_proj: throng::view::light::sun_view_projection(sun, Vec3::ZERO, 12.0, 2048),
             shadows: true,
             shadow_texels: throng::view::light::SHADOW_MAP_SIZE,
+            antialias: false,
             marker_path: MarkerPath::Instanced,
             screen_size: (sw, sh),
         };

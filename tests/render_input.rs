@@ -4,7 +4,7 @@
 //! on the world move the camera, so the check can fail.
 //!
 //! Perf panel geometry at 1280x720 (`--perf-panel`): the panel starts at (10, 112), the crowd
-//! slider's track spans x 22..338 at y 164..180, checkbox rows start at y 190 + 20 per row.
+//! slider's track spans x 22..338 at y 164..180, checkbox rows start at y 190 + 18 per row.
 
 mod support;
 

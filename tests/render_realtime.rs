@@ -107,7 +107,7 @@ fn the_first_frame_shows_no_made_up_frame_rate() {
     let line = hud_line(&first, 0);
     assert!(line.contains("- fps  - ms"), "{line}");
     assert!(!line.contains("60 fps"), "{line}");
-    assert!(line.contains("quality 6/6"), "{line}");
+    assert!(line.contains("quality 7/7"), "{line}");
     let later = run_for_report(
         &display,
         dir.path(),

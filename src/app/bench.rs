@@ -186,7 +186,10 @@ impl Bench<'_> {
         };
         let anim = game.agents.timings().animation_ms + palettes;
         let visible = world.people.drawn;
-        let sky = display_color(self.level.lighting.sky_color);
+        let sky = display_color(
+            self.level.lighting.sky_color,
+            self.level.lighting.tone_mapping,
+        );
         clear_background(Color::new(sky.x, sky.y, sky.z, 1.0));
         let submit_start = Instant::now();
         let stats = {
@@ -233,6 +236,7 @@ fn bench_view(args: &BenchArgs, mode: BenchMode) -> ViewSettings {
         frustum_culling: mode.culls(),
         lod: mode.uses_lod(),
         per_agent_draws: mode == BenchMode::Naive,
+        antialias: mode.antialiased(),
         vat: mode.uses_vat(),
         uniform_cap: args.max_uniform_vectors,
         sim_lod: !args.no_sim_lod && mode.culls(),

@@ -312,7 +312,10 @@ impl Session {
 
     /// Extracts this frame's render world and draws it.
     fn draw_world(&mut self, screen: Screen) -> FrameResult {
-        let sky = display_color(self.game.level().lighting.sky_color);
+        let sky = display_color(
+            self.game.level().lighting.sky_color,
+            self.game.level().lighting.tone_mapping,
+        );
         clear_background(Color::new(sky.x, sky.y, sky.z, 1.0));
         let mut gl = unsafe { get_internal_gl() };
         gl.flush();

@@ -3,7 +3,7 @@
 use super::error::ImportError;
 use super::gltf_read::Loaded;
 use super::types::*;
-use glam::{Vec3, Vec4};
+use glam::{Vec2, Vec3, Vec4};
 use serde_json::Value;
 
 /// One `TextureAsset` per glTF texture (not per image), each decoded to RGBA8. An image that
@@ -20,6 +20,7 @@ pub fn textures(l: &Loaded, warnings: &mut Vec<String>) -> Vec<TextureAsset> {
             gltf::texture::WrappingMode::MirroredRepeat => TextureWrap::MirroredRepeat,
             gltf::texture::WrappingMode::Repeat => TextureWrap::Repeat,
         });
+        let filter = sampler_filter(&sampler);
         let decoded = match l.images.get(ii) {
             None => Err(format!("image {ii} missing")),
             Some(Err(e)) => Err(format!("image {ii} could not be decoded ({e})")),
@@ -36,6 +37,7 @@ pub fn textures(l: &Loaded, warnings: &mut Vec<String>) -> Vec<TextureAsset> {
                 fallback: false,
                 error: None,
                 wrap,
+                filter,
             }),
             Err(why) => {
                 warnings.push(format!("texture {}: {why}; using white", t.index()));
@@ -47,11 +49,55 @@ pub fn textures(l: &Loaded, warnings: &mut Vec<String>) -> Vec<TextureAsset> {
                     fallback: true,
                     error: Some(why),
                     wrap,
+                    filter,
                 });
             }
         }
     }
     out
+}
+
+/// The sampler's filters; what the file leaves out is linear with linear mipmaps.
+fn sampler_filter(sampler: &gltf::texture::Sampler) -> TextureFilter {
+    use gltf::texture::{MagFilter, MinFilter};
+    let mut filter = TextureFilter::default();
+    if let Some(mag) = sampler.mag_filter() {
+        filter.mag = match mag {
+            MagFilter::Nearest => Filter::Nearest,
+            MagFilter::Linear => Filter::Linear,
+        };
+    }
+    if let Some(min) = sampler.min_filter() {
+        let (min, mipmap) = match min {
+            MinFilter::Nearest => (Filter::Nearest, None),
+            MinFilter::Linear => (Filter::Linear, None),
+            MinFilter::NearestMipmapNearest => (Filter::Nearest, Some(Filter::Nearest)),
+            MinFilter::LinearMipmapNearest => (Filter::Linear, Some(Filter::Nearest)),
+            MinFilter::NearestMipmapLinear => (Filter::Nearest, Some(Filter::Linear)),
+            MinFilter::LinearMipmapLinear => (Filter::Linear, Some(Filter::Linear)),
+        };
+        filter.min = min;
+        filter.mipmap = mipmap;
+    }
+    filter
+}
+
+/// A texture reference's `KHR_texture_transform` (identity without one).
+fn uv_transform(info: &gltf::texture::Info) -> UvTransform {
+    let Some(t) = info.texture_transform() else {
+        return UvTransform::default();
+    };
+    let out = UvTransform {
+        offset: Vec2::from(t.offset()),
+        rotation: t.rotation(),
+        scale: Vec2::from(t.scale()),
+    };
+    let finite = out.offset.is_finite() && out.rotation.is_finite() && out.scale.is_finite();
+    if finite {
+        out
+    } else {
+        UvTransform::default()
+    }
 }
 
 fn to_rgba8(img: &gltf::image::Data) -> Option<Vec<u8>> {
@@ -96,6 +142,9 @@ pub fn materials(file: &str, doc: &gltf::Document) -> Result<Vec<MaterialAsset>,
             name: m.name().map(str::to_string),
             base_color,
             base_color_texture: pbr.base_color_texture().map(|t| t.texture().index()),
+            base_color_transform: pbr
+                .base_color_texture()
+                .map_or_else(UvTransform::default, |t| uv_transform(&t)),
             alpha_mode: match m.alpha_mode() {
                 gltf::material::AlphaMode::Opaque => AlphaMode::Opaque,
                 gltf::material::AlphaMode::Mask => AlphaMode::Mask,
@@ -161,6 +210,7 @@ fn mtoon_v1(v: &Value) -> MToonAsset {
             _ => OutlineWidthMode::None,
         },
         outline_width: f(v, "outlineWidthFactor", 0.0),
+        outline_scaled_max_distance: 1.0,
         outline_color: v3(v, "outlineColorFactor", Vec3::ZERO),
         outline_lighting_mix: f(v, "outlineLightingMixFactor", 1.0),
         uv_scroll_x: f(v, "uvAnimationScrollXSpeedFactor", 0.0),

@@ -255,6 +255,71 @@ pub struct TextureAsset {
     pub error: Option<String>,
     /// The sampler's wrap modes along u (S) and v (T).
     pub wrap: [TextureWrap; 2],
+    /// The sampler's filters (glTF `magFilter` / `minFilter`).
+    pub filter: TextureFilter,
+}
+
+/// Nearest texel or a blend of the nearest ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Filter {
+    Nearest,
+    Linear,
+}
+
+/// How a texture is filtered when magnified and minified, and between which mip levels (None:
+/// no mipmaps, the sampler's `minFilter` is NEAREST or LINEAR). A filter the file leaves out is
+/// the renderer's choice: linear, and linear between mip levels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextureFilter {
+    pub mag: Filter,
+    pub min: Filter,
+    pub mipmap: Option<Filter>,
+}
+
+impl Default for TextureFilter {
+    fn default() -> Self {
+        TextureFilter {
+            mag: Filter::Linear,
+            min: Filter::Linear,
+            mipmap: Some(Filter::Linear),
+        }
+    }
+}
+
+/// A `KHR_texture_transform` on a texture reference: uv' = translation * rotation * scale * uv
+/// (the extension's own GLSL; rotation in radians).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct UvTransform {
+    pub offset: Vec2,
+    pub rotation: f32,
+    pub scale: Vec2,
+}
+
+impl Default for UvTransform {
+    fn default() -> Self {
+        UvTransform {
+            offset: Vec2::ZERO,
+            rotation: 0.0,
+            scale: Vec2::ONE,
+        }
+    }
+}
+
+impl UvTransform {
+    /// The two rows of the 2x3 matrix: u' = rows[0] . (u, v, 1), v' = rows[1] . (u, v, 1).
+    pub fn rows(&self) -> [Vec3; 2] {
+        let (s, c) = self.rotation.sin_cos();
+        [
+            Vec3::new(c * self.scale.x, -s * self.scale.y, self.offset.x),
+            Vec3::new(s * self.scale.x, c * self.scale.y, self.offset.y),
+        ]
+    }
+
+    pub fn apply(&self, uv: Vec2) -> Vec2 {
+        let [a, b] = self.rows();
+        let p = uv.extend(1.0);
+        Vec2::new(a.dot(p), b.dot(p))
+    }
 }
 
 /// How texture coordinates outside 0..1 wrap (glTF sampler `wrapS` / `wrapT`).
@@ -297,13 +362,55 @@ impl TextureAsset {
         if self.width == 0 || self.height == 0 {
             return [255; 4];
         }
-        let x = self.wrap[0].texel(uv.x, self.width) as usize;
-        let y = self.wrap[1].texel(uv.y, self.height) as usize;
-        let i = (y * self.width as usize + x) * 4;
+        let x = self.wrap[0].texel(uv.x, self.width);
+        let y = self.wrap[1].texel(uv.y, self.height);
+        self.texel(x, y)
+    }
+
+    fn texel(&self, x: u32, y: u32) -> [u8; 4] {
+        let i = (y as usize * self.width as usize + x as usize) * 4;
         match self.rgba8.get(i..i + 4) {
             Some(px) => [px[0], px[1], px[2], px[3]],
             None => [255; 4],
         }
+    }
+
+    /// The texture at `uv` as the sampler's magnification filter reads it (a point has no
+    /// footprint to minify): the nearest texel, or the bilinear blend of the four around it
+    /// (with the sampler's wrap), still gamma-encoded like a GPU's RGBA8 fetch.
+    pub fn sample(&self, uv: Vec2) -> [f32; 4] {
+        if self.filter.mag == Filter::Nearest || self.width == 0 || self.height == 0 {
+            return self.nearest(uv).map(|c| c as f32);
+        }
+        // Texel centres sit at half-texel positions: blend between the two on either side.
+        let at = |t: f32, n: u32| {
+            let x = if t.is_finite() {
+                t * n as f32 - 0.5
+            } else {
+                0.0
+            };
+            let f = x.floor();
+            (f, x - f)
+        };
+        let (fx, tx) = at(uv.x, self.width);
+        let (fy, ty) = at(uv.y, self.height);
+        let texel_uv = |i: f32, n: u32| (i + 0.5) / n as f32;
+        let pick = |i: f32, j: f32| {
+            let x = self.wrap[0].texel(texel_uv(i, self.width), self.width);
+            let y = self.wrap[1].texel(texel_uv(j, self.height), self.height);
+            self.texel(x, y).map(|c| c as f32)
+        };
+        let (a, b, c, d) = (
+            pick(fx, fy),
+            pick(fx + 1.0, fy),
+            pick(fx, fy + 1.0),
+            pick(fx + 1.0, fy + 1.0),
+        );
+        std::array::from_fn(|k| {
+            let top = a[k] + (b[k] - a[k]) * tx;
+            let bottom = c[k] + (d[k] - c[k]) * tx;
+            top + (bottom - top) * ty
+        })
     }
 }
 
@@ -331,6 +438,9 @@ pub struct MToonAsset {
     pub rim_lift: f32,
     pub outline_width_mode: OutlineWidthMode,
     pub outline_width: f32,
+    /// VRM 0.x `_OutlineScaledMaxDistance`: its screen outlines keep their pixel width up to
+    /// this clip-space depth and thin beyond it (unused for 1.0 files).
+    pub outline_scaled_max_distance: f32,
     pub outline_color: Vec3,
     pub outline_lighting_mix: f32,
     pub uv_scroll_x: f32,
@@ -358,6 +468,9 @@ pub struct MaterialAsset {
     /// Linear RGBA.
     pub base_color: Vec4,
     pub base_color_texture: Option<usize>,
+    /// `KHR_texture_transform` of the base-colour texture (MToon applies it to all its
+    /// textures but the matcap).
+    pub base_color_transform: UvTransform,
     pub alpha_mode: AlphaMode,
     pub alpha_cutoff: f32,
     pub double_sided: bool,
@@ -454,5 +567,60 @@ impl SceneAsset {
         self.nodes
             .iter()
             .position(|n| n.name.as_deref() == Some(key))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two texels side by side: black, white.
+    fn two_texels(mag: Filter, wrap: TextureWrap) -> TextureAsset {
+        TextureAsset {
+            name: None,
+            width: 2,
+            height: 1,
+            rgba8: vec![0, 0, 0, 255, 255, 255, 255, 255],
+            fallback: false,
+            error: None,
+            wrap: [wrap; 2],
+            filter: TextureFilter {
+                mag,
+                ..Default::default()
+            },
+        }
+    }
+
+    #[test]
+    fn sampling_follows_the_magnification_filter() {
+        let nearest = two_texels(Filter::Nearest, TextureWrap::ClampToEdge);
+        let linear = two_texels(Filter::Linear, TextureWrap::ClampToEdge);
+        // Between the two texel centres (0.25 and 0.75), a quarter of the way.
+        let uv = Vec2::new(0.375, 0.5);
+        assert_eq!(nearest.sample(uv)[0], 0.0);
+        assert_approx!(linear.sample(uv)[0], 63.75, 1e-3);
+        // On a texel centre both read the texel.
+        assert_approx!(linear.sample(Vec2::new(0.75, 0.5))[0], 255.0, 1e-3);
+        // Left of the first centre: clamped, or wrapped round to the white texel.
+        assert_approx!(linear.sample(Vec2::new(0.0, 0.5))[0], 0.0, 1e-3);
+        let repeat = two_texels(Filter::Linear, TextureWrap::Repeat);
+        assert_approx!(repeat.sample(Vec2::new(0.0, 0.5))[0], 127.5, 1e-3);
+    }
+
+    #[test]
+    fn texture_transform_composes_translation_rotation_scale() {
+        assert_eq!(
+            UvTransform::default().apply(Vec2::new(0.3, 0.7)),
+            Vec2::new(0.3, 0.7)
+        );
+        let t = UvTransform {
+            offset: Vec2::new(0.5, 0.0),
+            rotation: std::f32::consts::FRAC_PI_2,
+            scale: Vec2::new(2.0, 1.0),
+        };
+        // Scale (0.5, 0) -> (1, 0); rotate a quarter turn -> (0, 1); offset -> (0.5, 1).
+        assert_approx!(t.apply(Vec2::new(0.5, 0.0)), Vec2::new(0.5, 1.0), 1e-6);
+        // (0, 1) scales to (0, 1), turns to (-1, 0), moves to (-0.5, 0).
+        assert_approx!(t.apply(Vec2::new(0.0, 1.0)), Vec2::new(-0.5, 0.0), 1e-6);
     }
 }

@@ -372,8 +372,10 @@ fn apply_v0_material(p: &Value, shader: &str, queues: &TransparentQueues, m: &mu
             2 => OutlineWidthMode::ScreenCoordinates,
             _ => OutlineWidthMode::None,
         },
-        // VRM 0.x widths are centimetres (world) or per-cent of the screen height.
+        // VRM 0.x widths are centimetres (world) or, on screen, 0.01 x _OutlineWidth in clip
+        // space (MToon 0.x's vertex shader).
         outline_width: f(&fp, "_OutlineWidth", 0.0) * 0.01,
+        outline_scaled_max_distance: f(&fp, "_OutlineScaledMaxDistance", 1.0).max(0.0),
         outline_color: srgb_to_linear(v3(&vp, "_OutlineColor", Vec3::ZERO)),
         outline_lighting_mix: if color_mode == 1 {
             f(&fp, "_OutlineLightingMix", 1.0)
@@ -411,6 +413,7 @@ pub fn mtoon_defaults(from_vrm0: bool) -> MToonAsset {
         rim_lift: 0.0,
         outline_width_mode: OutlineWidthMode::None,
         outline_width: 0.0,
+        outline_scaled_max_distance: 1.0,
         outline_color: Vec3::ZERO,
         outline_lighting_mix: 1.0,
         uv_scroll_x: 0.0,

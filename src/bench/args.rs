@@ -17,14 +17,17 @@ pub enum BenchMode {
     Naive,
     /// The pipeline with mid and far figures read from the vertex animation texture.
     Vat,
+    /// The pipeline with the main pass antialiased (4x multisampling): what antialiasing costs.
+    PipelineAa,
 }
 
 impl BenchMode {
-    pub const ALL: [BenchMode; 4] = [
+    pub const ALL: [BenchMode; 5] = [
         BenchMode::Pipeline,
         BenchMode::Instanced,
         BenchMode::Naive,
         BenchMode::Vat,
+        BenchMode::PipelineAa,
     ];
 
     pub fn name(self) -> &'static str {
@@ -33,6 +36,7 @@ impl BenchMode {
             BenchMode::Instanced => "instanced",
             BenchMode::Naive => "naive",
             BenchMode::Vat => "vat",
+            BenchMode::PipelineAa => "pipeline-aa",
         }
     }
 
@@ -41,7 +45,15 @@ impl BenchMode {
     }
 
     pub fn uses_lod(self) -> bool {
-        matches!(self, BenchMode::Pipeline | BenchMode::Vat)
+        matches!(
+            self,
+            BenchMode::Pipeline | BenchMode::Vat | BenchMode::PipelineAa
+        )
+    }
+
+    /// Every other mode draws without antialiasing, as the measurements before it did.
+    pub fn antialiased(self) -> bool {
+        matches!(self, BenchMode::PipelineAa)
     }
 
     pub fn uses_vat(self) -> bool {
@@ -67,8 +79,8 @@ pub struct BenchArgs {
     pub warmup: Option<u32>,
     /// Modes, comma-separated: pipeline (culling + LOD + instancing), instanced (culling +
     /// instancing), naive (one draw per person), vat (the pipeline with mid/far figures from the
-    /// vertex animation texture).
-    /// [default: pipeline,vat,instanced,naive; GL only]
+    /// vertex animation texture), pipeline-aa (the pipeline antialiased, 4x multisampling).
+    /// [default: pipeline,instanced,naive,vat,pipeline-aa; GL only]
     #[arg(long, value_parser = parse_modes)]
     pub modes: Option<Modes>,
     /// Measure the simulation (and culling and packing) without a window, once per size: at
@@ -229,7 +241,7 @@ mod tests {
         );
         assert_eq!(
             parse_modes("pipeline,fast").unwrap_err(),
-            "unknown mode `fast`; allowed: pipeline, instanced, naive, vat"
+            "unknown mode `fast`; allowed: pipeline, instanced, naive, vat, pipeline-aa"
         );
     }
 }

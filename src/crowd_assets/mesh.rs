@@ -266,8 +266,8 @@ fn add_primitive(
 }
 
 /// Linear colour of every vertex of `prim`: the material's base colour factor times the vertex
-/// colour times its base-colour texture at TEXCOORD_0 (the nearest texel, with the sampler's
-/// wrap, decoded from sRGB). The crowd shader has no UVs, so a palette-atlas texture (KayKit,
+/// colour times its base-colour texture at TEXCOORD_0 (moved by its `KHR_texture_transform`,
+/// read with the sampler's magnification filter and wrap, decoded from sRGB). The crowd shader has no UVs, so a palette-atlas texture (KayKit,
 /// many Quaternius packs) is baked into the vertices here. A texture that cannot be sampled
 /// leaves the factor alone and adds a warning.
 pub fn primitive_colors(
@@ -306,11 +306,11 @@ pub fn primitive_colors(
         return colors;
     };
     for (c, uv) in colors.iter_mut().zip(&prim.uvs) {
-        let px = tex.nearest(*uv);
+        let px = tex.sample(m.base_color_transform.apply(*uv));
         *c *= Vec3::new(
-            srgb_to_linear(px[0]),
-            srgb_to_linear(px[1]),
-            srgb_to_linear(px[2]),
+            srgb_to_linear_f(px[0]),
+            srgb_to_linear_f(px[1]),
+            srgb_to_linear_f(px[2]),
         );
     }
     colors
@@ -318,7 +318,12 @@ pub fn primitive_colors(
 
 /// An 8-bit sRGB channel as a linear value (the exact sRGB curve).
 pub fn srgb_to_linear(c: u8) -> f32 {
-    let c = c as f32 / 255.0;
+    srgb_to_linear_f(c as f32)
+}
+
+/// A filtered sRGB channel (0 to 255, fractions allowed) as a linear value.
+fn srgb_to_linear_f(c: f32) -> f32 {
+    let c = c / 255.0;
     if c <= 0.04045 {
         c / 12.92
     } else {

@@ -17,7 +17,7 @@
 
 use glam::{Vec2, Vec3, Vec4};
 
-use crate::asset::{AlphaMode, MaterialAsset, OutlineWidthMode};
+use crate::asset::{AlphaMode, MaterialAsset, OutlineWidthMode, UvTransform};
 
 /// Texture slots of one material (indices into `SceneAsset::textures`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -51,7 +51,12 @@ pub struct MToonParams {
     pub rim_lift: f32,
     pub rim_lighting_mix: f32,
     pub outline_mode: OutlineWidthMode,
+    /// Metres (world), a share of the screen height (1.0 screen) or clip-space units (0.x
+    /// screen).
     pub outline_width: f32,
+    /// Some for VRM 0.x files: screen outlines follow MToon 0.x (a clip-space width, the same
+    /// pixels at any depth up to this scaled max distance); None: the VRM 1.0 rule.
+    pub outline_v0_max_distance: Option<f32>,
     pub outline_color: Vec3,
     pub outline_lighting_mix: f32,
     /// UV units per second.
@@ -64,6 +69,8 @@ pub struct MToonParams {
     pub transparent_with_z_write: bool,
     pub render_queue_offset: i32,
     pub textures: MToonTextures,
+    /// The base colour's `KHR_texture_transform`, applied to every texture but the matcap.
+    pub uv_transform: UvTransform,
 }
 
 /// Screen-relative outlines wider than this share of the screen height are surely an error.
@@ -134,6 +141,7 @@ impl MToonParams {
             rim_lighting_mix: 0.0,
             outline_mode: OutlineWidthMode::None,
             outline_width: 0.0,
+            outline_v0_max_distance: None,
             outline_color: Vec3::ZERO,
             outline_lighting_mix: 1.0,
             uv_scroll: Vec2::ZERO,
@@ -143,6 +151,7 @@ impl MToonParams {
             double_sided: m.double_sided,
             transparent_with_z_write: false,
             render_queue_offset: 0,
+            uv_transform: m.base_color_transform,
             textures: MToonTextures {
                 base,
                 shade: if m.unlit { base } else { None },
@@ -195,6 +204,7 @@ impl MToonParams {
                 t.outline_width.clamp(0.0, max)
             };
             p.textures.outline_width = tex("outline width", t.outline_width_texture, warnings);
+            p.outline_v0_max_distance = t.from_vrm0.then_some(t.outline_scaled_max_distance);
             p.outline_color = color01(&name, "outline colour", t.outline_color, warnings);
             p.outline_lighting_mix = clamp01(
                 &name,

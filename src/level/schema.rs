@@ -452,6 +452,20 @@ pub struct Lighting {
     pub ambient: Vec3,
     pub sky_color: Vec3,
     pub shadows: bool,
+    /// How linear light becomes screen colour.
+    pub tone_mapping: ToneMapping,
+}
+
+/// The curve from linear light to display colour, for the whole frame and the sky.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+pub enum ToneMapping {
+    /// Khronos PBR Neutral: colours below about 0.76 come out as authored (toon and stylised
+    /// models look as painted), only highlights are compressed.
+    #[default]
+    Neutral,
+    /// Narkowicz's ACES fit at 0.8 exposure: more contrast, but it greys whites and drains
+    /// saturated colours (the look before Neutral became the default).
+    Aces,
 }
 
 impl Default for Lighting {
@@ -463,6 +477,7 @@ impl Default for Lighting {
             ambient: Vec3::new(0.22, 0.25, 0.32),
             sky_color: Vec3::new(0.55, 0.72, 0.92),
             shadows: true,
+            tone_mapping: ToneMapping::Neutral,
         }
     }
 }

@@ -14,6 +14,8 @@ pub struct Quality {
     pub lod_scale: f32,
     /// Edge of the part of the shadow map drawn into, in texels.
     pub shadow_texels: u32,
+    /// Multisampled main pass (when the player has it on).
+    pub antialias: bool,
 }
 
 impl Default for Quality {
@@ -29,36 +31,48 @@ impl Quality {
     }
 }
 
-/// Best first. Each rung saves on one thing at a time, the shadow map and the detail distances
-/// taking turns.
-pub const LADDER: [Quality; 7] = [
+/// Best first. Each rung saves on one thing at a time: antialiasing goes first (the dearest
+/// for what it shows), then the shadow map and the detail distances take turns.
+pub const LADDER: [Quality; 8] = [
     Quality {
         lod_scale: 1.0,
         shadow_texels: 2048,
+        antialias: true,
+    },
+    Quality {
+        lod_scale: 1.0,
+        shadow_texels: 2048,
+        antialias: false,
     },
     Quality {
         lod_scale: 0.8,
         shadow_texels: 2048,
+        antialias: false,
     },
     Quality {
         lod_scale: 0.8,
         shadow_texels: 1024,
+        antialias: false,
     },
     Quality {
         lod_scale: 0.6,
         shadow_texels: 1024,
+        antialias: false,
     },
     Quality {
         lod_scale: 0.6,
         shadow_texels: 512,
+        antialias: false,
     },
     Quality {
         lod_scale: 0.45,
         shadow_texels: 512,
+        antialias: false,
     },
     Quality {
         lod_scale: 0.3,
         shadow_texels: 512,
+        antialias: false,
     },
 ];
 
@@ -199,18 +213,20 @@ impl AdaptiveQuality {
         self.smoothed_ms = None;
     }
 
-    /// For the HUD and the performance panel: "quality 3/6 (LOD x0.60, shadows 1024) for 33 ms".
+    /// For the HUD and the performance panel: "quality 3/7 (LOD x0.60, shadows 1024) for 33 ms"
+    /// (", AA" after the shadows on the rung that keeps antialiasing).
     pub fn label(&self) -> String {
         if !self.enabled {
             return "adaptive quality off".to_string();
         }
         let q = self.quality();
         format!(
-            "quality {}/{} (LOD x{:.2}, shadows {}) for {:.0} ms",
+            "quality {}/{} (LOD x{:.2}, shadows {}{}) for {:.0} ms",
             LADDER.len() - 1 - self.level,
             LADDER.len() - 1,
             q.lod_scale,
             q.shadow_texels,
+            if q.antialias { ", AA" } else { "" },
             self.budget_ms
         )
     }
@@ -235,17 +251,18 @@ mod tests {
         changes
     }
 
-    const COSTS: [f32; 7] = [50.0, 42.0, 36.0, 28.0, 22.0, 18.0, 15.0];
+    const COSTS: [f32; 8] = [50.0, 46.0, 42.0, 36.0, 28.0, 22.0, 18.0, 15.0];
 
     #[test]
     fn it_steps_down_until_the_budget_holds_then_stays() {
         let mut c = AdaptiveQuality::new(33.3, true);
         let changes = run(&mut c, 20.0, |l| COSTS[l]);
-        assert_eq!(c.level(), 3, "28 ms is the first rung under 33.3 ms");
-        assert_eq!(changes, 3, "straight down, no back and forth");
+        assert_eq!(c.level(), 4, "28 ms is the first rung under 33.3 ms");
+        assert_eq!(changes, 4, "straight down, no back and forth");
         assert!(!c.exhausted());
         assert_eq!(c.quality().shadow_texels, 1024);
-        assert_eq!(c.label(), "quality 3/6 (LOD x0.60, shadows 1024) for 33 ms");
+        assert_eq!(c.label(), "quality 3/7 (LOD x0.60, shadows 1024) for 33 ms");
+        assert!(LADDER[0].antialias && !LADDER[1].antialias);
     }
 
     #[test]
@@ -260,20 +277,20 @@ mod tests {
 
     #[test]
     fn a_rung_just_over_and_the_next_well_under_do_not_flap() {
-        // Rung 2 is over budget, rung 3 has headroom: without hysteresis it would swap every
+        // Rung 3 is over budget, rung 4 has headroom: without hysteresis it would swap every
         // few seconds for ever.
-        let costs = [60.0, 50.0, 36.0, 22.0, 20.0, 18.0, 15.0];
+        let costs = [60.0, 55.0, 50.0, 36.0, 22.0, 20.0, 18.0, 15.0];
         let mut c = AdaptiveQuality::new(33.3, true);
         let changes = run(&mut c, 300.0, |l| costs[l]);
         assert!(changes <= 20, "{changes} changes in five minutes");
-        assert!(c.level() >= 2);
+        assert!(c.level() >= 3);
         // Most of the late time is spent on the rung that holds the budget.
         let mut on_three = 0.0;
         let mut t = 0.0;
         while t < 120.0 {
             let ms = costs[c.level()];
             c.observe(ms);
-            if c.level() == 3 {
+            if c.level() == 4 {
                 on_three += ms / 1000.0;
             }
             t += ms / 1000.0;
@@ -296,9 +313,9 @@ mod tests {
     fn slow_frames_of_a_second_each_still_converge() {
         let mut c = AdaptiveQuality::new(100.0, true);
         let changes = run(&mut c, 60.0, |l| {
-            [900.0, 500.0, 300.0, 90.0, 80.0, 70.0, 60.0][l]
+            [900.0, 700.0, 500.0, 300.0, 90.0, 80.0, 70.0, 60.0][l]
         });
-        assert_eq!((c.level(), changes), (3, 3));
+        assert_eq!((c.level(), changes), (4, 4));
     }
 
     #[test]

@@ -801,6 +801,7 @@ impl WorldLayer for CrowdLayer<'_> {
                     shadows_on: if pass.shadows_on { 1.0 } else { 0.0 },
                     shadow_texel: pass.shadow_texel,
                 },
+                tone_curve: pass.tone_curve,
             },
         };
         stats.texture_bytes += self.renderer.info.texture_bytes + self.renderer.info.vat_bytes;

@@ -20,7 +20,9 @@ use macroquad::miniquad::{
 use super::gl_raw::{query_limits, FloatTexture, GlLimits};
 use super::layer::{MainPassInfo, WorldLayer};
 use super::RenderStats;
-use crate::asset::{AlphaMode, OutlineWidthMode, PrimitiveAsset, PrimitiveMode, SceneAsset};
+use crate::asset::{
+    AlphaMode, Filter, OutlineWidthMode, PrimitiveAsset, PrimitiveMode, SceneAsset,
+};
 use crate::hero::mtoon::MToonParams;
 use crate::hero::Hero;
 use crate::view::render_world::HeroFrame;
@@ -132,6 +134,11 @@ struct HeroUniforms {
     outline_mix: f32,
     alpha_mode: f32,
     alpha_cutoff: f32,
+    tone_curve: f32,
+    outline_max_distance: f32,
+    outline_aspect: f32,
+    uv_row_u: [f32; 3],
+    uv_row_v: [f32; 3],
 }
 
 fn uniform_layout() -> Vec<UniformDesc> {
@@ -174,6 +181,11 @@ fn uniform_layout() -> Vec<UniformDesc> {
         ("outline_mix", Float1),
         ("alpha_mode", Float1),
         ("alpha_cutoff", Float1),
+        ("tone_curve", Float1),
+        ("outline_max_distance", Float1),
+        ("outline_aspect", Float1),
+        ("uv_row_u", Float3),
+        ("uv_row_v", Float3),
     ]
     .into_iter()
     .map(|(n, t)| UniformDesc::new(n, t))
@@ -280,7 +292,7 @@ fn compile(
     let vertex = format!("{header}{HERO_VERT}");
     let fragment = match pass {
         Pass::Shadow => format!("{header}{HERO_SHADOW_FRAG}"),
-        _ => format!("{header}{MTOON_FRAG}"),
+        _ => super::tone::with_tone_curve(&format!("{header}{MTOON_FRAG}")).into_owned(),
     };
     ctx.new_shader(
         ShaderSource::Glsl {
@@ -440,8 +452,8 @@ fn palette_programs(
     Ok((mode, sets))
 }
 
-/// The scene's textures on the GPU with mipmaps; one that cannot be uploaded becomes `white`
-/// with a warning.
+/// The scene's textures on the GPU with their samplers' filters and wraps; one that cannot be
+/// uploaded becomes `white` with a warning.
 fn upload_textures(
     ctx: &mut dyn RenderingBackend,
     scene: &SceneAsset,
@@ -464,23 +476,42 @@ fn upload_textures(
             textures.push(white);
             continue;
         }
+        let mode = |f: Filter| match f {
+            Filter::Nearest => FilterMode::Nearest,
+            Filter::Linear => FilterMode::Linear,
+        };
+        let wrap = |w: crate::asset::TextureWrap| match w {
+            crate::asset::TextureWrap::Repeat => TextureWrap::Repeat,
+            crate::asset::TextureWrap::MirroredRepeat => TextureWrap::Mirror,
+            crate::asset::TextureWrap::ClampToEdge => TextureWrap::Clamp,
+        };
+        let f = t.filter;
         let id = ctx.new_texture(
             TextureAccess::Static,
             TextureSource::Bytes(&t.rgba8),
             TextureParams {
                 kind: TextureKind::Texture2D,
                 format: TextureFormat::RGBA8,
-                wrap: TextureWrap::Repeat,
-                min_filter: FilterMode::Linear,
-                mag_filter: FilterMode::Linear,
-                mipmap_filter: MipmapFilterMode::Linear,
+                wrap: wrap(t.wrap[0]),
+                min_filter: mode(f.min),
+                mag_filter: mode(f.mag),
+                mipmap_filter: match f.mipmap {
+                    None => MipmapFilterMode::None,
+                    Some(Filter::Nearest) => MipmapFilterMode::Nearest,
+                    Some(Filter::Linear) => MipmapFilterMode::Linear,
+                },
                 width: t.width,
                 height: t.height,
-                allocate_mipmaps: true,
+                allocate_mipmaps: f.mipmap.is_some(),
                 sample_count: 1,
             },
         );
-        ctx.texture_generate_mipmaps(id);
+        ctx.texture_set_wrap(id, wrap(t.wrap[0]), wrap(t.wrap[1]));
+        // Mipmaps only where the sampler asks for them: a nearest, unmipmapped texture keeps
+        // its small dark details (buttons, outlines painted in) at a distance.
+        if f.mipmap.is_some() {
+            ctx.texture_generate_mipmaps(id);
+        }
         textures.push(id);
     }
     textures
@@ -523,6 +554,7 @@ fn gpu_materials(
             name: Some("default".into()),
             base_color: glam::Vec4::ONE,
             base_color_texture: None,
+            base_color_transform: Default::default(),
             alpha_mode: AlphaMode::Opaque,
             alpha_cutoff: 0.5,
             double_sided: false,
@@ -823,17 +855,22 @@ impl HeroRenderer {
                 .map_or(4.0, |t| t.width as f32),
             _ => 4.0,
         };
+        let uv_rows = m.uv_transform.rows();
         let mut u = HeroUniforms {
             model: self.model.to_cols_array(),
             view_proj: view_proj.to_cols_array(),
             skinning: if p.group.is_some() { 1.0 } else { 0.0 },
             palette_width,
             fov_scale: self.fov_scale,
-            outline_mode: match m.outline_mode {
-                OutlineWidthMode::None => 0.0,
-                OutlineWidthMode::WorldCoordinates => 1.0,
-                OutlineWidthMode::ScreenCoordinates => 2.0,
+            outline_mode: match (m.outline_mode, m.outline_v0_max_distance) {
+                (OutlineWidthMode::None, _) => 0.0,
+                (OutlineWidthMode::WorldCoordinates, _) => 1.0,
+                (OutlineWidthMode::ScreenCoordinates, None) => 2.0,
+                (OutlineWidthMode::ScreenCoordinates, Some(_)) => 3.0,
             },
+            outline_max_distance: m.outline_v0_max_distance.unwrap_or(0.0),
+            uv_row_u: uv_rows[0].to_array(),
+            uv_row_v: uv_rows[1].to_array(),
             outline_width: m.outline_width,
             time: self.time,
             uv_scroll: m.uv_scroll.to_array(),
@@ -876,6 +913,8 @@ impl HeroRenderer {
             u.fog_distance = i.fog_distance;
             u.shadows_on = if i.shadows_on { 1.0 } else { 0.0 };
             u.shadow_texel = i.shadow_texel;
+            u.tone_curve = i.tone_curve;
+            u.outline_aspect = i.screen_size.1 / i.screen_size.0.max(1.0);
         }
         u
     }

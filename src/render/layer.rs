@@ -26,6 +26,8 @@ pub struct MainPassInfo {
     pub shadow_map: TextureId,
     /// 1 / shadow map edge in texels, for PCF offsets.
     pub shadow_texel: f32,
+    /// The `tone_curve` uniform (`render::tone::curve_uniform`).
+    pub tone_curve: f32,
     /// Framebuffer size in pixels.
     pub screen_size: (f32, f32),
 }

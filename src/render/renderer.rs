@@ -12,6 +12,7 @@ use macroquad::miniquad::{
 };
 
 use super::layer::{MainPassInfo, WorldLayer};
+use super::msaa::MsaaTarget;
 use crate::level::{Bounds, Ground, Lighting};
 use crate::scenery::ColoredMesh;
 use crate::view::markers::{MARKER_FLOATS, MARKER_HEIGHT};
@@ -48,6 +49,7 @@ pub(super) struct SceneLight {
     pub eye: [f32; 3],
     pub fog_distance: f32,
     pub shadow: ShadowUniforms,
+    pub tone_curve: f32,
 }
 
 #[repr(C)]
@@ -67,6 +69,7 @@ pub(super) fn compile(
     images: &[&str],
     uniforms: Vec<UniformDesc>,
 ) -> Result<ShaderId, String> {
+    let fragment = &super::tone::with_tone_curve(fragment);
     ctx.new_shader(
         ShaderSource::Glsl { vertex, fragment },
         ShaderMeta {
@@ -119,6 +122,7 @@ pub(super) fn lighting_uniforms() -> Vec<UniformDesc> {
         UniformDesc::new("light_view_proj", UniformType::Mat4),
         UniformDesc::new("shadows_on", UniformType::Float1),
         UniformDesc::new("shadow_texel", UniformType::Float1),
+        UniformDesc::new("tone_curve", UniformType::Float1),
     ]
 }
 
@@ -136,6 +140,8 @@ pub struct FrameParams<'a> {
     pub shadows: bool,
     /// The corner of the shadow map drawn into, in texels (see `RenderWorld::shadow_texels`).
     pub shadow_texels: u32,
+    /// Multisample the main pass (where the driver allows it).
+    pub antialias: bool,
     pub marker_path: MarkerPath,
     /// Framebuffer size in pixels.
     pub screen_size: (f32, f32),
@@ -154,6 +160,7 @@ impl<'a> FrameParams<'a> {
             light_view_proj: world.light_view_proj,
             shadows: world.shadows,
             shadow_texels: world.shadow_texels,
+            antialias: world.antialias,
             marker_path: world.marker_path,
             screen_size: world.camera.screen_size,
         }
@@ -181,6 +188,8 @@ pub struct RenderStats {
     /// Textures written this frame (the hero's palette textures when its palette does not fit
     /// the uniforms; the crowd's textures are written once, at load).
     pub texture_uploads: u32,
+    /// Samples per pixel of the main pass (1: not antialiased).
+    pub msaa_samples: u32,
 }
 
 /// One level of detail of the stand-in people: its mesh and the instance buffer feeding it.
@@ -211,6 +220,10 @@ pub struct Renderer {
     depth_static_pipeline: Pipeline,
     depth_marker_pipeline: Pipeline,
     depth_marker_naive_pipeline: Pipeline,
+    /// The multisampled main-pass target while antialiasing is on.
+    msaa: Option<MsaaTarget>,
+    /// What the driver allows (at most `msaa::SAMPLES`; below 2 antialiasing stays off).
+    msaa_samples: i32,
 }
 
 impl Renderer {
@@ -232,6 +245,8 @@ impl Renderer {
             depth_static_pipeline: p.depth_static,
             depth_marker_pipeline: p.depth_marker,
             depth_marker_naive_pipeline: p.depth_marker_naive,
+            msaa: None,
+            msaa_samples: super::msaa::supported_samples(),
         })
     }
 
@@ -284,11 +299,9 @@ impl Renderer {
             self.draw_shadow_pass(ctx, params, marker_instances, layers, &mut stats);
         }
 
-        ctx.begin_default_pass(PassAction::Clear {
-            color: None,
-            depth: Some(1.0),
-            stencil: None,
-        });
+        let screen = super::msaa::bound_framebuffer();
+        let msaa = self.begin_main_pass(ctx, params);
+        stats.msaa_samples = if msaa { self.msaa_samples as u32 } else { 1 };
         self.draw_ground(ctx, params, light, &mut stats);
         self.draw_lit_world(ctx, params, light, marker_instances, &mut stats);
         stats.marker_instances = marker_count as u32;
@@ -296,8 +309,45 @@ impl Renderer {
         for layer in layers.iter_mut() {
             layer.draw_main(ctx, &info, &mut stats);
         }
+        if let Some(target) = self.msaa.as_ref().filter(|_| msaa) {
+            target.resolve_onto(screen);
+        }
         ctx.end_render_pass();
         stats
+    }
+
+    /// Binds the main pass: the multisampled target (cleared to the sky) when antialiasing is
+    /// on and the driver has samples, else the window (its colour already cleared to the sky).
+    /// Returns whether it is the multisampled one.
+    fn begin_main_pass(&mut self, ctx: &mut dyn RenderingBackend, params: &FrameParams) -> bool {
+        if !params.antialias || self.msaa_samples < 2 {
+            if let Some(old) = self.msaa.take() {
+                ctx.delete_render_pass(old.pass);
+            }
+            ctx.begin_default_pass(PassAction::Clear {
+                color: None,
+                depth: Some(1.0),
+                stencil: None,
+            });
+            return false;
+        }
+        let Some(pass) =
+            MsaaTarget::ensure(&mut self.msaa, ctx, params.screen_size, self.msaa_samples)
+        else {
+            self.msaa_samples = 0;
+            return self.begin_main_pass(ctx, params);
+        };
+        let l = params.lighting;
+        let sky = super::display_color(l.sky_color, l.tone_mapping);
+        ctx.begin_pass(
+            Some(pass),
+            PassAction::Clear {
+                color: Some((sky.x, sky.y, sky.z, 1.0)),
+                depth: Some(1.0),
+                stencil: None,
+            },
+        );
+        true
     }
 
     /// Uploads each marker level's instances; returns how many markers there are in all.
@@ -461,6 +511,7 @@ impl Renderer {
             shadows_on: params.shadows,
             shadow_map: self.shadow_map,
             shadow_texel: light.shadow.shadow_texel,
+            tone_curve: light.tone_curve,
             screen_size: params.screen_size,
         }
     }
@@ -767,6 +818,7 @@ fn scene_light(params: &FrameParams) -> SceneLight {
         eye: params.eye.to_array(),
         fog_distance: params.fog_distance,
         shadow,
+        tone_curve: super::tone::curve_uniform(l.tone_mapping),
     }
 }
 

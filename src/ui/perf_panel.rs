@@ -172,12 +172,12 @@ impl PerfPanel {
         }
         let check = |row: f32| Rect {
             x: x + 12.0,
-            y: y + 78.0 + row * 20.0,
+            y: y + 78.0 + row * 18.0,
             w: PANEL_W - 24.0,
             h: 16.0,
         };
         let v = f.view;
-        let toggles: [Toggle; 8] = [
+        let toggles: [Toggle; 9] = [
             (
                 0.0,
                 "frustum culling",
@@ -215,6 +215,12 @@ impl PerfPanel {
                 "sim LOD (unseen: every 4th step)",
                 v.sim_lod,
                 Intent::SetSimLod,
+            ),
+            (
+                9.0,
+                "antialiasing (4x multisampling)",
+                v.antialias,
+                Intent::SetAntialias,
             ),
         ];
         for (row, label, mut on, intent) in toggles {

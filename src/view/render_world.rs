@@ -110,6 +110,8 @@ pub struct RenderWorld<'a> {
     /// Edge of the part of the shadow map drawn into this frame, in texels (at most
     /// `light::SHADOW_MAP_SIZE`): adaptive quality draws a coarser shadow in a corner of it.
     pub shadow_texels: u32,
+    /// Draw the main pass multisampled (the player's setting, unless adaptive quality dropped it).
+    pub antialias: bool,
     pub marker_path: MarkerPath,
     pub crowd: CrowdInstances<'a>,
     pub people: PeopleCounts,

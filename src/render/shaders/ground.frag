@@ -35,12 +35,6 @@ float sun_visibility(vec3 world, vec3 n) {
     return lit / 9.0;
 }
 
-// Narkowicz's ACES fit: keeps sunlit paving from clipping to white and adds contrast.
-vec3 tonemap(vec3 x) {
-    x *= 0.8;
-    return clamp((x * (2.51 * x + 0.03)) / (x * (2.43 * x + 0.59) + 0.14), 0.0, 1.0);
-}
-
 void main() {
     vec2 p = v_world.xz;
     vec2 cell = p / tile_size;
@@ -69,5 +63,5 @@ void main() {
     float d = length(v_world - eye);
     float fog = clamp((d - fog_distance * 0.35) / fog_distance, 0.0, 0.85);
     c = mix(c, sky_color, fog * fog);
-    frag_color = vec4(pow(tonemap(c), vec3(1.0 / 2.2)), 1.0);
+    frag_color = vec4(display_color(c), 1.0);
 }

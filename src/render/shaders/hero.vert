@@ -19,9 +19,16 @@ uniform float skinning;
 uniform float palette_width;
 // 2 * tan(fov_y / 2): screen height in metres at one metre of depth.
 uniform float fov_scale;
-// 0 none, 1 world metres, 2 share of the screen height.
+// 0 none, 1 world metres, 2 share of the screen height (VRM 1.0), 3 MToon 0.x screen: a
+// clip-space width of outline_width (0.01 x _OutlineWidth) up to outline_max_distance.
 uniform float outline_mode;
 uniform float outline_width;
+uniform float outline_max_distance;
+// Screen height over width: the 0.x clip-space offset is as wide as it is high in pixels.
+uniform float outline_aspect;
+// KHR_texture_transform of the base colour, which MToon applies to all its textures.
+uniform vec3 uv_row_u;
+uniform vec3 uv_row_v;
 uniform float time;
 uniform vec2 uv_scroll;
 uniform float uv_rotation;
@@ -79,12 +86,25 @@ void main() {
     vec4 world = model * p;
     mat3 nm = mat3(model);
     vec3 wn = normalize(nm * n);
-    v_uv = in_uv;
+    vec2 uv = vec2(dot(uv_row_u, vec3(in_uv, 1.0)), dot(uv_row_v, vec3(in_uv, 1.0)));
+    v_uv = uv;
+    vec2 clip_offset = vec2(0.0);
 #ifdef PASS_OUTLINE
-    float mask = textureLod(uv_mask_tex, in_uv, 0.0).b;
-    float width_tex = textureLod(outline_width_tex, animated_uv(in_uv, mask), 0.0).g;
+    float mask = textureLod(uv_mask_tex, uv, 0.0).b;
+    float width_tex = textureLod(outline_width_tex, animated_uv(uv, mask), 0.0).g;
     float w = outline_width * width_tex;
-    if (outline_mode > 1.5) {
+    if (outline_mode > 2.5) {
+        // MToon 0.x: along the projected normal, the same number of pixels at any depth up to
+        // the scaled max distance, thinner beyond; none where the normal faces the camera.
+        vec4 clip = view_proj * world;
+        vec4 clip_n = view_proj * vec4(wn, 0.0);
+        vec2 dir = clip_n.xy / max(length(clip_n.xy), 1e-6);
+        dir.x *= outline_aspect;
+        // clip_n.w is minus the view-space normal's z.
+        float edge = clamp(1.0 - abs(clip_n.w), 0.0, 1.0);
+        clip_offset = w * dir * min(clip.w, outline_max_distance) * edge;
+        w = 0.0;
+    } else if (outline_mode > 1.5) {
         // Depth of this vertex turns the screen share into metres at that depth.
         w *= fov_scale * (view_proj * world).w;
     } else if (outline_mode < 0.5) {
@@ -96,4 +116,5 @@ void main() {
     v_normal = wn;
     v_tangent = vec4(normalize(nm * t), in_tangent.w);
     gl_Position = view_proj * world;
+    gl_Position.xy += clip_offset;
 }

@@ -32,12 +32,6 @@ float sun_visibility(vec3 world, vec3 n) {
     return lit / 9.0;
 }
 
-// Narkowicz's ACES fit: keeps sunlit paving from clipping to white and adds contrast.
-vec3 tonemap(vec3 x) {
-    x *= 0.8;
-    return clamp((x * (2.51 * x + 0.03)) / (x * (2.43 * x + 0.59) + 0.14), 0.0, 1.0);
-}
-
 vec3 shade(vec3 albedo, vec3 n) {
     float lambert = max(dot(n, -sun_dir), 0.0) * sun_visibility(v_world, n);
     // Hemisphere ambient: surfaces facing the sky get more of it than those facing the paving.
@@ -53,5 +47,5 @@ void main() {
     float d = length(v_world - eye);
     float fog = clamp((d - fog_distance * 0.35) / fog_distance, 0.0, 0.85);
     c = mix(c, sky_color, fog * fog);
-    frag_color = vec4(pow(tonemap(c), vec3(1.0 / 2.2)), 1.0);
+    frag_color = vec4(display_color(c), 1.0);
 }

@@ -93,11 +93,6 @@ vec3 gi(vec3 n) {
     return mix(raw_gi(n), uniformed, gi_eq);
 }
 
-vec3 tonemap(vec3 x) {
-    x *= 0.8;
-    return clamp((x * (2.51 * x + 0.03)) / (x * (2.43 * x + 0.59) + 0.14), 0.0, 1.0);
-}
-
 void main() {
     float mask = texture(uv_mask_tex, v_uv).b;
     vec2 uv = animated_uv(v_uv, mask);
@@ -147,5 +142,5 @@ void main() {
     float fog = clamp((d - fog_distance * 0.35) / fog_distance, 0.0, 0.85);
     col = mix(col, sky_color, fog * fog);
     float alpha = alpha_mode > 1.5 ? base.a : 1.0;
-    frag_color = vec4(pow(tonemap(col), vec3(1.0 / 2.2)), alpha);
+    frag_color = vec4(display_color(col), alpha);
 }
