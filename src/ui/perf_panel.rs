@@ -24,6 +24,8 @@ const GRAPH_H: f32 = 64.0;
 /// The LOD sliders' first track and the step between them.
 const LOD_TOP: f32 = 282.0;
 const LOD_STEP: f32 = 24.0;
+// The last checkbox row (9, 16 high from 78 + 20 per row) ends above the first LOD slider.
+const _: () = assert!(78.0 + 9.0 * 20.0 + 16.0 <= LOD_TOP);
 // The last LOD slider's track (14 high) ends above the statistics lines.
 const _: () = assert!(LOD_TOP + 2.0 * LOD_STEP + 14.0 < CONTROLS_H);
 
@@ -174,7 +176,7 @@ impl PerfPanel {
             h: 16.0,
         };
         let v = f.view;
-        let toggles: [Toggle; 8] = [
+        let toggles: [Toggle; 9] = [
             (
                 0.0,
                 "frustum culling",
@@ -212,6 +214,12 @@ impl PerfPanel {
                 "sim LOD (unseen: every 4th step)",
                 v.sim_lod,
                 Intent::SetSimLod,
+            ),
+            (
+                9.0,
+                "LOD cross-fade (dithered)",
+                v.lod_fade,
+                Intent::SetLodFade,
             ),
         ];
         for (row, label, mut on, intent) in toggles {

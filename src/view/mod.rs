@@ -7,5 +7,6 @@ pub mod cull_view;
 pub use crate::frustum;
 pub mod light;
 pub mod lod;
+pub mod lod_fade;
 pub mod markers;
 pub mod render_world;

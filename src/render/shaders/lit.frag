@@ -47,6 +47,9 @@ vec3 shade(vec3 albedo, vec3 n) {
 }
 
 void main() {
+#ifdef LOD_FADE
+    if (lod_faded_out()) discard;
+#endif
     vec3 n = normalize(v_normal);
     if (!gl_FrontFacing) n = -n;
     vec3 c = shade(v_color, n);
