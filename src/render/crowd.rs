@@ -165,10 +165,8 @@ impl FigureProgramInputs {
             cull_face: CullFace::Nothing,
             ..Default::default()
         };
-        let depth_params = PipelineParams {
-            depth_write_offset: Some((2.0, 4.0)),
-            ..opaque
-        };
+        // The shadow pass sets its own polygon offset (renderer.rs `SHADOW_CASTER_OFFSET`).
+        let depth_params = opaque;
         let layout = [BufferLayout::default()];
         let attributes = [
             VertexAttribute::new("in_pos", VertexFormat::Float3),
