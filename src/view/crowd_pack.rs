@@ -52,7 +52,7 @@ pub struct CrowdCounts {
     pub spawning: u32,
     /// People per level, each counted once at the level covering most of them.
     pub per_lod: [u32; 3],
-    /// People inside a cross-fade band: listed at two levels (or fading out past the far one).
+    /// People inside a cross-fade band between two drawn levels: listed at both.
     pub fading: u32,
     /// Prop instances listed (all levels).
     pub props: u32,
@@ -163,14 +163,15 @@ pub fn pack_crowd(
     if assets.bodies.is_empty() {
         return;
     }
-    // The culling view lists culled people at the far level whatever their distance, which a
-    // fading far level would hide: it switches hard.
-    let fade = opts.lod.map(|s| {
-        let fade = if opts.show_culled { 0.0 } else { s.fade };
-        LodFade::new(&LodSettings { fade, ..*s })
-    });
+    let fade = opts.lod.map(LodFade::new);
     if let Some(f) = &fade {
         out.fade = ShaderFade::new(f, opts.eye);
+        if opts.show_culled {
+            // The culling view lists culled people at the far level whatever their distance:
+            // the far level must not fade in by distance, or the near ones would not show.
+            // (People fading from mid to far are then drawn whole at far: a debug view.)
+            out.fade.bands[Lod::Far.index()][..2].fill(0.0);
+        }
     }
     for (i, state) in lod_state.iter_mut().enumerate() {
         let variant = crowd.variant[i];
@@ -243,7 +244,7 @@ pub fn pack_crowd(
         };
         out.counts.visible += 1;
         out.counts.per_lod[counted.index()] += 1;
-        if blend.drawn().nth(1).is_some() || blend.coarser == Lod::Beyond {
+        if blend.drawn().nth(1).is_some() {
             out.counts.fading += 1;
         }
         if blob_cover > 0.0 {

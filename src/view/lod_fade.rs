@@ -142,7 +142,7 @@ impl LodFade {
 pub fn fade_bands(s: &LodSettings) -> [Option<FadeBand>; DRAWN_LEVELS] {
     let ends = level_ends(s);
     std::array::from_fn(|k| {
-        if !(s.fade > 0.0) {
+        if s.fade.is_nan() || s.fade <= 0.0 {
             return None;
         }
         let end = ends[k];
