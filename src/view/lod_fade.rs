@@ -1,8 +1,8 @@
 //! Level-of-detail changes without popping: a dithered (screen-door) cross-fade. Around each
-//! boundary lies a band in which a person is drawn at both neighbouring levels, the finer one
-//! on a growing share of the pixels of a 4x4 ordered-dither pattern fewer, the coarser one on
-//! exactly the others, so together they cover each pixel once. Past the far boundary the
-//! coarser level is `Beyond`: the person dissolves instead of vanishing.
+//! boundary lies a band in which a person is drawn at both neighbouring levels: the finer one
+//! on a share of the cells of a 4x4 ordered-dither pattern that shrinks across the band, the
+//! coarser one on exactly the other cells, so together they cover each pixel once. Past the far
+//! boundary the coarser level is `Beyond`: the person dissolves instead of vanishing.
 //!
 //! The share is a function of distance only (from the eye to where the person stands): the CPU
 //! lists a person at both levels with `LodFade::pick`, and each level's shader recomputes the
