@@ -23,6 +23,10 @@ pub struct ViewSettings {
     /// Tint people by level of detail: red near, green mid, blue far.
     #[arg(long)]
     pub lod_colors: bool,
+    /// Switch levels of detail hard (with hysteresis only) instead of cross-fading them with a
+    /// dither over a band around each boundary (the level's `lod.fade`).
+    #[arg(long = "no-lod-fade", action = ArgAction::SetFalse)]
+    pub lod_fade: bool,
     /// Start with the naive path: one draw per person, CPU palettes, no culling, full detail.
     #[arg(long = "naive")]
     pub per_agent_draws: bool,
@@ -80,6 +84,7 @@ impl Default for ViewSettings {
             frustum_culling: true,
             lod: true,
             lod_colors: false,
+            lod_fade: true,
             per_agent_draws: false,
             lod_distances: None,
             shadows: None,
@@ -109,7 +114,8 @@ impl ViewSettings {
             near: lod.near * q.lod_scale,
             mid: lod.mid * q.lod_scale,
             far: lod.far * q.far_scale(),
-            hysteresis: lod.hysteresis,
+            fade: if self.lod_fade { lod.fade } else { 0.0 },
+            ..lod
         }
     }
 
@@ -238,6 +244,7 @@ pub enum Intent {
     SetShadows(bool),
     SetLod(bool),
     SetLodColors(bool),
+    SetLodFade(bool),
     SetPerAgentDraws(bool),
     SetVat(bool),
     SetCullView(bool),
@@ -273,6 +280,7 @@ pub fn apply(intents: Vec<Intent>, settings: &mut Settings, game: &mut Game) -> 
             Intent::SetShadows(on) => view.shadows = Some(on),
             Intent::SetLod(on) => view.lod = on,
             Intent::SetLodColors(on) => view.lod_colors = on,
+            Intent::SetLodFade(on) => view.lod_fade = on,
             Intent::SetPerAgentDraws(on) => view.per_agent_draws = on,
             Intent::SetVat(on) => view.vat = on,
             Intent::SetCullView(on) => view.cull_view = on,
@@ -352,6 +360,18 @@ mod tests {
             lod,
             "the player's distances stay as set"
         );
+    }
+
+    #[test]
+    fn the_lod_fade_is_on_unless_the_flag_turns_it_off() {
+        let lod = LodSettings::default();
+        let on = Flags::parse_from(["t"]).settings.view;
+        assert!(on.lod_fade);
+        assert_eq!(on.drawn_lod(lod).fade, lod.fade);
+        let off = Flags::parse_from(["t", "--no-lod-fade"]).settings.view;
+        assert!(!off.lod_fade);
+        assert_eq!(off.drawn_lod(lod).fade, 0.0, "a hard switch");
+        assert_eq!(off.drawn_lod(lod).hysteresis, lod.hysteresis);
     }
 
     #[test]

@@ -91,10 +91,29 @@ fn skinned_people_are_packed_per_level_and_the_naive_path_draws_everyone() {
         p.drawn,
         "every drawn person sits in one level"
     );
-    // Bodies plus the props and attachments they wear, per level.
+    // Bodies plus the props and attachments they wear, per level; people in a cross-fade band
+    // twice (with what they wear).
     let listed: usize = (0..3).map(|l| frame.instances_at(l)).sum();
     let c = frame.counts;
-    assert_eq!(listed, p.drawn + c.props as usize + c.attachments as usize);
+    assert!(c.fading > 0, "some people stand in a band: {c:?}");
+    let bodies = p.drawn + c.fading as usize;
+    assert_eq!(listed, bodies + c.props as usize + c.attachments as usize);
+    let hard = ViewSettings {
+        lod_fade: false,
+        ..Default::default()
+    };
+    ex.extract(&game, &hard, assets.assets_mut(), SCREEN);
+    let world = ex.extract(&game, &hard, assets.assets_mut(), SCREEN);
+    let CrowdInstances::Skinned(frame) = world.crowd else {
+        panic!("assets loaded: skinned people");
+    };
+    let c = frame.counts;
+    assert_eq!(c.fading, 0, "--no-lod-fade lists everyone once");
+    let listed: usize = (0..3).map(|l| frame.instances_at(l)).sum();
+    assert_eq!(
+        listed,
+        world.people.drawn + c.props as usize + c.attachments as usize
+    );
 
     let naive = ViewSettings {
         per_agent_draws: true,

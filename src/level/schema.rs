@@ -428,6 +428,10 @@ pub struct LodSettings {
     pub far: f32,
     /// Band around each boundary where an agent keeps its previous level, so it does not flicker.
     pub hysteresis: f32,
+    /// Width of the dithered cross-fade around each boundary, as a share of that boundary's
+    /// distance (0.1 at 90 m: from 85.5 to 94.5 m); never narrower than `hysteresis`. 0 switches
+    /// hard, with hysteresis only.
+    pub fade: f32,
 }
 
 impl Default for LodSettings {
@@ -437,6 +441,7 @@ impl Default for LodSettings {
             mid: 45.0,
             far: 150.0,
             hysteresis: 2.0,
+            fade: 0.1,
         }
     }
 }

@@ -34,6 +34,10 @@ pub const MAX_VARIANT_GROUPS: usize = 256;
 /// material lists, attachment choices and hidden meshes.
 pub const MAX_LIST_ITEMS: usize = 256;
 
+/// The widest LOD cross-fade band, as a share of its boundary's distance: wider bands would
+/// make neighbouring bands meet at the shipped distances and draw many people twice.
+pub const MAX_LOD_FADE: f32 = 0.5;
+
 /// The longest level name: it is the window title and the HUD's first line.
 pub const MAX_LEVEL_NAME_CHARS: usize = 100;
 pub const MODEL_EXTENSIONS: [&str; 3] = ["gltf", "glb", "vrm"];
@@ -824,6 +828,7 @@ impl Checker<'_> {
         self.positive("lod.mid", l.mid);
         self.positive("lod.far", l.far);
         self.at_least("lod.hysteresis", l.hysteresis, 0.0);
+        self.in_range("lod.fade", l.fade, 0.0, MAX_LOD_FADE);
         if self.clean() && !(l.near < l.mid && l.mid < l.far) {
             self.fail(
                 "lod",

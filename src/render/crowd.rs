@@ -18,7 +18,7 @@ use macroquad::miniquad::{
     VertexFormat,
 };
 
-use super::gl_raw::{FloatFormat, FloatTexture, GlLimits};
+use super::gl_raw::{self, FloatFormat, FloatTexture, GlLimits};
 use super::layer::{MainPassInfo, WorldLayer};
 use super::renderer::{compile, lighting_uniforms, SceneLight, ShadowUniforms};
 use super::RenderStats;
@@ -28,12 +28,23 @@ use crate::crowd_assets::vat_runtime::{CrowdVat, VatMesh};
 use crate::crowd_assets::CrowdAssets;
 use crate::view::crowd_pack::{batch_ranges, instances_per_batch, VEC4_PER_INSTANCE};
 use crate::view::crowd_pack::{CrowdFrame, NaiveFrame};
+use crate::view::lod_fade::ShaderFade;
 
 const CROWD_VERT: &str = include_str!("shaders/crowd.vert");
 const LIT_FRAG: &str = include_str!("shaders/lit.frag");
 const SHADOW_FRAG: &str = include_str!("shaders/shadow.frag");
 const BLOB_VERT: &str = include_str!("shaders/blob.vert");
 const BLOB_FRAG: &str = include_str!("shaders/blob.frag");
+const LOD_FADE: &str = include_str!("shaders/lod_fade.glsl");
+
+/// A crowd fragment shader with the LOD cross-fade inserted after its `#version` line.
+fn with_lod_fade(fragment: &str) -> String {
+    fragment.replacen("#version 330\n", &format!("#version 330\n{LOD_FADE}"), 1)
+}
+
+/// How far blob shadows are pulled towards the eye (polygon offset factor, units), so the ground
+/// they lie 1.5 cm above never hides them at a grazing view.
+const BLOB_DEPTH_PULL: (f32, f32) = (-1.0, -4.0);
 
 /// The texture units of the animation texture and the VAT: miniquad caches what it bound on
 /// units 0-11 and would skip or undo a raw GL bind there, so raw textures live above them.
@@ -86,6 +97,8 @@ struct Locations {
     single: i32,
     vat_tex: i32,
     vat_mesh: i32,
+    fade_eye: i32,
+    fade_band: i32,
 }
 
 /// The crowd renderer's configuration as built: what the stats panel shows.
@@ -152,10 +165,8 @@ impl FigureProgramInputs {
             cull_face: CullFace::Nothing,
             ..Default::default()
         };
-        let depth_params = PipelineParams {
-            depth_write_offset: Some((2.0, 4.0)),
-            ..opaque
-        };
+        // The shadow pass sets its own polygon offset (renderer.rs `SHADOW_CASTER_OFFSET`).
+        let depth_params = opaque;
         let layout = [BufferLayout::default()];
         let attributes = [
             VertexAttribute::new("in_pos", VertexFormat::Float3),
@@ -225,8 +236,9 @@ fn lod_pipelines(
                     "#version 330\n#define INFLUENCES {influences}\n#define MAX_INSTANCES {per_batch}\n#define MAX_JOINTS {joints}\n"
                 );
                 let vert = format!("{header}{CROWD_VERT}");
-                let lit = compile(ctx, "crowd", &vert, LIT_FRAG, &["shadow_map"], lit_uniforms.clone())?;
-                let depth = compile(ctx, "crowd depth", &vert, SHADOW_FRAG, &[], depth_uniforms.clone())?;
+                let (lit_frag, depth_frag) = (with_lod_fade(LIT_FRAG), with_lod_fade(SHADOW_FRAG));
+                let lit = compile(ctx, "crowd", &vert, &lit_frag, &["shadow_map"], lit_uniforms.clone())?;
+                let depth = compile(ctx, "crowd depth", &vert, &depth_frag, &[], depth_uniforms.clone())?;
                 Ok(LodPipelines {
                     lit: ctx.new_pipeline(layout, attributes, lit, opaque),
                     depth: ctx.new_pipeline(layout, attributes, depth, depth_params),
@@ -487,7 +499,7 @@ impl CrowdRenderer {
                 ctx,
                 "crowd VAT",
                 &format!("{header}{CROWD_VERT}"),
-                LIT_FRAG,
+                &with_lod_fade(LIT_FRAG),
                 &["shadow_map"],
                 src.lit_uniforms.clone(),
             );
@@ -571,6 +583,8 @@ impl CrowdRenderer {
                 single: loc("single"),
                 vat_tex: loc("vat_tex"),
                 vat_mesh: loc("vat_mesh"),
+                fade_eye: loc("fade_eye"),
+                fade_band: loc("fade_band"),
             }
         })
     }
@@ -597,12 +611,12 @@ impl CrowdRenderer {
     fn draw_lists<U>(
         &mut self,
         ctx: &mut dyn RenderingBackend,
-        lod: usize,
-        lists: &[Vec<[f32; 4]>],
+        (frame, lod): (&CrowdFrame, usize),
         depth: bool,
         uniforms: &U,
         stats: &mut RenderStats,
     ) {
+        let lists = &frame.lists[lod];
         if lists.iter().all(Vec::is_empty) {
             return;
         }
@@ -635,7 +649,9 @@ impl CrowdRenderer {
                 };
                 ctx.apply_pipeline(&pipeline);
                 applied = Some(vat.is_some());
-                locs = Some(self.bind_textures());
+                let l = self.bind_textures();
+                set_fade(&l, &frame.fade, lod);
+                locs = Some(l);
             }
             let (Some(locs), Some(mesh)) = (locs, self.meshes[submesh][lod].as_ref()) else {
                 continue;
@@ -736,6 +752,9 @@ impl CrowdRenderer {
             return;
         }
         ctx.apply_pipeline(&self.blob);
+        // Behind canopies, benches, walls and people the ground is hidden, and so is its blob.
+        gl_raw::depth_test_without_writes(true);
+        gl_raw::polygon_offset(Some(BLOB_DEPTH_PULL));
         ctx.apply_bindings(&self.blob_quad);
         ctx.apply_uniforms(UniformsSource::table(view_proj));
         let loc = self.current_locations().array;
@@ -745,6 +764,24 @@ impl CrowdRenderer {
             stats.draw_calls += 1;
             stats.triangles += 2 * chunk.len() as u64;
             stats.uniform_bytes += (chunk.len() * 16) as u64;
+        }
+        gl_raw::polygon_offset(None);
+        gl_raw::depth_test_without_writes(false);
+    }
+}
+
+/// The cross-fade uniforms of level `lod` for the current program (absent in the naive one).
+fn set_fade(locs: &Locations, fade: &ShaderFade, lod: usize) {
+    let Some(band) = fade.bands.get(lod) else {
+        return;
+    };
+    let [x, y, z] = fade.eye;
+    unsafe {
+        if locs.fade_eye >= 0 {
+            gl::glUniform3f(locs.fade_eye, x, y, z);
+        }
+        if locs.fade_band >= 0 {
+            gl::glUniform4f(locs.fade_band, band[0], band[1], band[2], band[3]);
         }
     }
 }
@@ -774,8 +811,7 @@ impl WorldLayer for CrowdLayer<'_> {
         match self.draw {
             CrowdDraw::Instanced(frame) => {
                 // Near people cast real shadows; mid and far get blobs in the main pass.
-                self.renderer
-                    .draw_lists(ctx, 0, &frame.lists[0], true, &vp, stats);
+                self.renderer.draw_lists(ctx, (frame, 0), true, &vp, stats);
             }
             CrowdDraw::Naive(frame) => self.renderer.draw_naive(ctx, frame, true, &vp, stats),
         }
@@ -810,7 +846,7 @@ impl WorldLayer for CrowdLayer<'_> {
                 for lod in 0..3 {
                     stats.instances_per_lod[lod] += frame.counts.per_lod[lod];
                     self.renderer
-                        .draw_lists(ctx, lod, &frame.lists[lod], false, &uniforms, stats);
+                        .draw_lists(ctx, (frame, lod), false, &uniforms, stats);
                 }
                 if pass.shadows_on {
                     self.renderer

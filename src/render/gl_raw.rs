@@ -134,3 +134,36 @@ impl FloatTexture {
         unsafe { gl::glDeleteTextures(1, &self.raw) };
     }
 }
+
+/// Depth testing (less or equal) without depth writes, for blended decals drawn after the
+/// opaque world (`true`), or back to what miniquad expects (`false`). Call after
+/// `apply_pipeline`: miniquad turns the depth test off for every pipeline without depth writes
+/// and never sets the depth mask itself, so the mask must be restored (a depth clear obeys it).
+pub fn depth_test_without_writes(on: bool) {
+    unsafe {
+        if on {
+            gl::glEnable(gl::GL_DEPTH_TEST);
+            gl::glDepthFunc(gl::GL_LEQUAL);
+            gl::glDepthMask(gl::GL_FALSE as gl::GLboolean);
+        } else {
+            gl::glDepthMask(gl::GL_TRUE as gl::GLboolean);
+            gl::glDisable(gl::GL_DEPTH_TEST);
+        }
+    }
+}
+
+/// Polygon offset for filled triangles: `Some((factor, units))` moves their depth by `factor` ×
+/// their depth slope plus `units` × the smallest depth step (positive: away from the eye);
+/// None turns it off. miniquad 0.4 ignores `PipelineParams::depth_write_offset`, so this is the
+/// only way to get it.
+pub fn polygon_offset(offset: Option<(f32, f32)>) {
+    unsafe {
+        match offset {
+            Some((factor, units)) => {
+                gl::glEnable(gl::GL_POLYGON_OFFSET_FILL);
+                gl::glPolygonOffset(factor, units);
+            }
+            None => gl::glDisable(gl::GL_POLYGON_OFFSET_FILL),
+        }
+    }
+}

@@ -357,7 +357,6 @@ fn program_set(ctx: &mut dyn RenderingBackend, palette_size: usize) -> Result<Pr
         shadow,
         PipelineParams {
             cull_face: CullFace::Nothing,
-            depth_write_offset: Some((2.0, 4.0)),
             ..opaque
         },
     );

@@ -27,6 +27,11 @@ const SHADOW_FRAG: &str = include_str!("shaders/shadow.frag");
 
 use crate::view::light::SHADOW_MAP_SIZE;
 
+/// The sun's casters are drawn this far from the sun (polygon offset factor, units): the
+/// slope-scaled part keeps surfaces turned away from the sun from shadowing themselves (acne),
+/// the small constant part leaves the feet's contact shadow attached (no peter-panning).
+const SHADOW_CASTER_OFFSET: (f32, f32) = (2.0, 4.0);
+
 /// How far the asphalt reaches past the plaza bounds, so the horizon is never bare sky-on-void.
 const GROUND_MARGIN: f32 = 600.0;
 
@@ -391,6 +396,7 @@ impl Renderer {
         let size = params.shadow_texels.clamp(1, SHADOW_MAP_SIZE) as i32;
         ctx.apply_viewport(0, 0, size, size);
         ctx.apply_scissor_rect(0, 0, size, size);
+        super::gl_raw::polygon_offset(Some(SHADOW_CASTER_OFFSET));
         // Drawn with the sun's own projection; only sampling squeezes it into the corner.
         let depth = PlacementUniforms {
             view_proj: params.light_view_proj.to_cols_array(),
@@ -422,6 +428,7 @@ impl Renderer {
         for layer in layers.iter_mut() {
             layer.draw_shadow(ctx, params.light_view_proj, stats);
         }
+        super::gl_raw::polygon_offset(None);
         ctx.end_render_pass();
     }
 
@@ -713,10 +720,10 @@ impl ScenePipelines {
             &[],
             marker_placement_uniforms(),
         )?;
-        // Slope-scaled offset keeps lit surfaces from shadowing themselves (acne).
+        // The caster offset is set for the whole pass (`SHADOW_CASTER_OFFSET`): miniquad ignores
+        // `depth_write_offset`.
         let depth_params = PipelineParams {
             cull_face: CullFace::Nothing,
-            depth_write_offset: Some((2.0, 4.0)),
             ..opaque
         };
         let depth_static_pipeline = ctx.new_pipeline(

@@ -16,15 +16,17 @@ use crate::view::heat_map::HeatView;
 const PANEL_W: f32 = 340.0;
 const TEXT: Color = Color::new(1.0, 1.0, 1.0, 1.0);
 /// Height of the controls above the statistics lines.
-const CONTROLS_H: f32 = 352.0;
+const CONTROLS_H: f32 = 364.0;
 const STAT_LINE: f32 = 16.0;
 const STAT_FONT: f32 = 16.0;
 const GRAPH_GAP: f32 = 4.0;
 const GRAPH_H: f32 = 64.0;
 
 /// The LOD sliders' first track and the step between them.
-const LOD_TOP: f32 = 292.0;
+const LOD_TOP: f32 = 296.0;
 const LOD_STEP: f32 = 22.0;
+// The last checkbox row (11, 16 high from 78 + 18 per row) ends above the first LOD slider.
+const _: () = assert!(78.0 + 11.0 * 18.0 + 16.0 <= LOD_TOP);
 // The last LOD slider's track (14 high) ends above the statistics lines.
 const _: () = assert!(LOD_TOP + 2.0 * LOD_STEP + 14.0 < CONTROLS_H);
 
@@ -177,7 +179,7 @@ impl PerfPanel {
             h: 16.0,
         };
         let v = f.view;
-        let toggles: [Toggle; 9] = [
+        let toggles: [Toggle; 10] = [
             (
                 0.0,
                 "frustum culling",
@@ -222,6 +224,12 @@ impl PerfPanel {
                 v.antialias,
                 Intent::SetAntialias,
             ),
+            (
+                10.0,
+                "LOD cross-fade (dithered)",
+                v.lod_fade,
+                Intent::SetLodFade,
+            ),
         ];
         for (row, label, mut on, intent) in toggles {
             if self.widgets.checkbox(check(row), label, &mut on) {
@@ -238,7 +246,7 @@ impl PerfPanel {
         {
             intents.push(Intent::SetUniformCap(caps.get(index).copied().flatten()));
         }
-        self.level_rows(f.panels, check(9.0), intents);
+        self.level_rows(f.panels, check(11.0), intents);
         if let Some(d) = self.lod_sliders(f.lod, x, y) {
             intents.push(Intent::SetLodDistances(d));
         }

@@ -14,11 +14,12 @@ use std::ops::Range;
 use glam::{Mat4, Quat, Vec2, Vec3, Vec4};
 
 use super::frustum::Frustum;
-use super::lod::{select_lod, Lod};
+use super::lod::Lod;
+use super::lod_fade::{LodBlend, LodFade, ShaderFade};
 use super::markers::LOD_COLORS;
 use crate::anim::anim_texture::TEXELS_PER_JOINT;
 use crate::crowd::anim::{AnimState, ClipKind};
-use crate::crowd::Crowd;
+use crate::crowd::{Crowd, Variant};
 use crate::crowd_assets::{Body, CrowdAssets};
 use crate::level::LodSettings;
 
@@ -49,7 +50,10 @@ pub struct CrowdCounts {
     pub beyond: u32,
     /// Not shown yet (scale 0: waiting to pop in).
     pub spawning: u32,
+    /// People per level, each counted once at the level covering most of them.
     pub per_lod: [u32; 3],
+    /// People inside a cross-fade band between two drawn levels: listed at both.
+    pub fading: u32,
     /// Prop instances listed (all levels).
     pub props: u32,
     /// Instances of the models' own attachments listed (all levels): shields, swords...
@@ -63,6 +67,8 @@ pub struct CrowdFrame {
     /// Blob shadows under mid and far people: (x, z, radius, darkness).
     pub blobs: Vec<[f32; 4]>,
     pub counts: CrowdCounts,
+    /// How the levels' shaders split the pixels of people drawn at two levels.
+    pub fade: ShaderFade,
 }
 
 impl CrowdFrame {
@@ -76,6 +82,7 @@ impl CrowdFrame {
         }
         self.blobs.clear();
         self.counts = CrowdCounts::default();
+        self.fade = ShaderFade::default();
     }
 
     /// Instances listed at `lod` (bodies and props).
@@ -140,7 +147,9 @@ fn push_block(out: &mut Vec<[f32; 4]>, world: &Mat4, tint: Vec4, anim: Vec4) {
 }
 
 /// Fills `out` for this frame. `appear(i)` scales people popping in or shrinking away;
-/// `lod_state` keeps each person's level between frames for hysteresis.
+/// `lod_state` keeps each person's level between frames for hysteresis. A person's level
+/// follows the distance from the eye to where they stand; inside a cross-fade band (see
+/// `lod_fade`) they are listed at both neighbouring levels.
 pub fn pack_crowd(
     opts: &CrowdPackOptions,
     crowd: &Crowd,
@@ -153,6 +162,16 @@ pub fn pack_crowd(
     lod_state.resize(crowd.pos.len(), Lod::Near);
     if assets.bodies.is_empty() {
         return;
+    }
+    let fade = opts.lod.map(LodFade::new);
+    if let Some(f) = &fade {
+        out.fade = ShaderFade::new(f, opts.eye);
+        if opts.show_culled {
+            // The culling view lists culled people at the far level whatever their distance:
+            // the far level must not fade in by distance, or the near ones would not show.
+            // (People fading from mid to far are then drawn whole at far: a debug view.)
+            out.fade.bands[Lod::Far.index()][..2].fill(0.0);
+        }
     }
     for (i, state) in lod_state.iter_mut().enumerate() {
         let variant = crowd.variant[i];
@@ -167,15 +186,15 @@ pub fn pack_crowd(
         }
         let p = crowd.pos[i];
         let centre = Vec3::new(p.x, body.centre_height * scale, p.y);
-        let lod = match opts.lod {
-            Some(settings) => {
-                let l = select_lod(centre.distance(opts.eye), *state, settings);
-                *state = l;
-                l
+        let blend = match &fade {
+            Some(f) => {
+                let b = f.pick(Vec3::new(p.x, 0.0, p.y).distance(opts.eye), *state);
+                *state = b.main();
+                b
             }
-            None => Lod::Near,
+            None => LodBlend::solid(Lod::Near),
         };
-        if lod == Lod::Beyond {
+        if blend.drawn().next().is_none() {
             out.counts.beyond += 1;
             continue;
         }
@@ -197,41 +216,81 @@ pub fn pack_crowd(
             }
             continue;
         }
-        let l = lod.index();
         let world = person_world(body, p, crowd.heading[i], scale);
-        let tint = if opts.lod_colors {
-            LOD_COLORS[l].extend(2.0)
-        } else {
-            crowd.color[i].extend(1.0)
-        };
         let anim = anim_vector(body, &crowd.anim[i], skin_tone(i));
-        push_block(&mut out.lists[l][body.submesh], &world, tint, anim);
+        // Coverage of the levels that cast no shadow-map shadow: their blob fades with them.
+        let mut blob_cover = 0.0;
+        for (lod, coverage) in blend.drawn() {
+            let l = lod.index();
+            let tint = if opts.lod_colors {
+                LOD_COLORS[l].extend(2.0)
+            } else {
+                crowd.color[i].extend(1.0)
+            };
+            let block = Block {
+                world: &world,
+                tint,
+                anim,
+            };
+            push_person(out, assets, (body, variant), i, l, &block);
+            if l > 0 {
+                blob_cover += coverage;
+            }
+        }
+        let counted = if blend.main() == Lod::Beyond {
+            blend.finer
+        } else {
+            blend.main()
+        };
         out.counts.visible += 1;
-        out.counts.per_lod[l] += 1;
-        if l > 0 {
-            out.blobs.push([p.x, p.y, 0.45 * scale, 0.45]);
+        out.counts.per_lod[counted.index()] += 1;
+        if blend.drawn().nth(1).is_some() {
+            out.counts.fading += 1;
         }
-        let mut bits = variant.props;
-        let group = assets.group_props.get(variant.group as usize);
-        while bits != 0 {
-            let k = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let Some(&kind) = group.and_then(|g| g.get(k)) else {
-                continue;
-            };
-            let Some(sub) = body.props.get(kind).copied().flatten() else {
-                continue;
-            };
-            if assets.submeshes[sub].lods[l].is_some() {
-                push_block(&mut out.lists[l][sub], &world, tint, anim);
-                out.counts.props += 1;
-            }
+        if blob_cover > 0.0 {
+            out.blobs.push([p.x, p.y, 0.45 * scale, 0.45 * blob_cover]);
         }
-        for sub in body.attachments_of(i) {
-            if assets.submeshes[sub].lods[l].is_some() {
-                push_block(&mut out.lists[l][sub], &world, tint, anim);
-                out.counts.attachments += 1;
-            }
+    }
+}
+
+/// One person's instance block, as pushed for each of their meshes.
+struct Block<'a> {
+    world: &'a Mat4,
+    tint: Vec4,
+    anim: Vec4,
+}
+
+/// Lists person `i` at level `l`: the body, the props their group carries, their attachments.
+fn push_person(
+    out: &mut CrowdFrame,
+    assets: &CrowdAssets,
+    (body, variant): (&Body, Variant),
+    i: usize,
+    l: usize,
+    block: &Block,
+) {
+    let push = |list: &mut Vec<[f32; 4]>| push_block(list, block.world, block.tint, block.anim);
+    push(&mut out.lists[l][body.submesh]);
+    let mut bits = variant.props;
+    let group = assets.group_props.get(variant.group as usize);
+    while bits != 0 {
+        let k = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let Some(&kind) = group.and_then(|g| g.get(k)) else {
+            continue;
+        };
+        let Some(sub) = body.props.get(kind).copied().flatten() else {
+            continue;
+        };
+        if assets.submeshes[sub].lods[l].is_some() {
+            push(&mut out.lists[l][sub]);
+            out.counts.props += 1;
+        }
+    }
+    for sub in body.attachments_of(i) {
+        if assets.submeshes[sub].lods[l].is_some() {
+            push(&mut out.lists[l][sub]);
+            out.counts.attachments += 1;
         }
     }
 }

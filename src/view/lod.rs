@@ -19,18 +19,29 @@ impl Lod {
     pub fn index(self) -> usize {
         self as usize
     }
+
+    /// The next coarser level; after the coarsest drawn one, `Beyond` (which stays `Beyond`).
+    pub fn coarser(self) -> Lod {
+        Lod::DRAWN
+            .get(self.index() + 1)
+            .copied()
+            .unwrap_or(Lod::Beyond)
+    }
 }
 
-fn classify(distance: f32, s: &LodSettings) -> Lod {
-    if distance < s.near {
-        Lod::Near
-    } else if distance < s.mid {
-        Lod::Mid
-    } else if distance < s.far {
-        Lod::Far
-    } else {
-        Lod::Beyond
-    }
+/// Where each drawn level ends, in metres: `ends[k]` is the boundary between `Lod::DRAWN[k]` and
+/// the next coarser level.
+pub fn level_ends(s: &LodSettings) -> [f32; Lod::DRAWN.len()] {
+    [s.near, s.mid, s.far]
+}
+
+/// The level for `distance` with no memory of the last frame.
+pub fn classify(distance: f32, s: &LodSettings) -> Lod {
+    Lod::DRAWN
+        .into_iter()
+        .zip(level_ends(s))
+        .find(|&(_, end)| distance < end)
+        .map_or(Lod::Beyond, |(lod, _)| lod)
 }
 
 /// The level for an agent at `distance` that had `previous` last frame. It changes only once the
@@ -61,6 +72,7 @@ mod tests {
             mid: 30.0,
             far: 80.0,
             hysteresis: 2.0,
+            ..Default::default()
         }
     }
 
@@ -111,6 +123,19 @@ mod tests {
             }
         }
         assert_eq!(switches, 2);
+    }
+
+    #[test]
+    fn each_level_ends_where_the_next_begins() {
+        let s = settings();
+        assert_eq!(level_ends(&s), [10.0, 30.0, 80.0]);
+        assert_eq!(Lod::Near.coarser(), Lod::Mid);
+        assert_eq!(Lod::Mid.coarser(), Lod::Far);
+        assert_eq!(Lod::Far.coarser(), Lod::Beyond);
+        assert_eq!(Lod::Beyond.coarser(), Lod::Beyond);
+        assert_eq!(classify(9.99, &s), Lod::Near);
+        assert_eq!(classify(10.0, &s), Lod::Mid);
+        assert_eq!(classify(80.0, &s), Lod::Beyond);
     }
 
     #[test]

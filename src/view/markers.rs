@@ -166,6 +166,7 @@ mod tests {
             mid: 30.0,
             far: 80.0,
             hysteresis: 2.0,
+            ..Default::default()
         };
         let eye = Vec3::new(0.0, MARKER_HEIGHT * 0.5, 0.0);
         let positions = [

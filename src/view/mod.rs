@@ -9,5 +9,6 @@ pub use crate::frustum;
 pub mod level_overlay;
 pub mod light;
 pub mod lod;
+pub mod lod_fade;
 pub mod markers;
 pub mod render_world;

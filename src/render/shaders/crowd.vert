@@ -32,6 +32,8 @@ uniform ivec4 vat_mesh;
 out vec3 v_world;
 out vec3 v_normal;
 out vec3 v_color;
+// Where the person stands: the LOD cross-fade measures their distance from it (lod_fade.glsl).
+flat out vec3 v_origin;
 
 vec4 r0 = vec4(0.0);
 vec4 r1 = vec4(0.0);
@@ -136,5 +138,6 @@ void main() {
         : in_tint > 1.5 ? skin : mix(in_color, tint.rgb, in_tint * tint.a);
     v_color = tint.a > 1.5 ? tint.rgb : own;
     v_world = world;
+    v_origin = vec3(w0.w, w1.w, w2.w);
     gl_Position = view_proj * vec4(world, 1.0);
 }

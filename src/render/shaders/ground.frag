@@ -19,17 +19,30 @@ uniform vec3 color_b;
 
 out vec4 frag_color;
 
-// 0 = fully shadowed, 1 = lit; 3x3 percentage-closer filtering softens the edges.
+// 0 = fully shadowed, 1 = lit; 3x3 percentage-closer filtering softens the edges. The biases
+// are measured in shadow texels (their size follows the map's reach): the point looked up is
+// moved off the surface along its normal, further the more the surface turns from the sun (the
+// filter's outer taps then land on depths the surface itself wrote nearer the sun: acne), and
+// compared with one texel of depth to spare. The caster pass adds a slope-scaled offset.
+// (The same function is in lit.frag and ground.frag.)
 float sun_visibility(vec3 world, vec3 n) {
     if (shadows_on < 0.5) return 1.0;
-    vec4 lp = light_view_proj * vec4(world + n * 0.04, 1.0);
+    // The sun's projection is orthographic: row 0 scales metres to x, row 2 to depth.
+    float texel = 2.0 * shadow_texel
+        / length(vec3(light_view_proj[0][0], light_view_proj[1][0], light_view_proj[2][0]));
+    float depth_per_metre =
+        0.5 * length(vec3(light_view_proj[0][2], light_view_proj[1][2], light_view_proj[2][2]));
+    float facing = clamp(dot(n, -sun_dir), 0.0, 1.0);
+    vec3 p = world + n * texel * (1.0 + 2.0 * (1.0 - facing));
+    vec4 lp = light_view_proj * vec4(p, 1.0);
     vec3 uvz = lp.xyz / lp.w * 0.5 + 0.5;
     if (uvz.x <= 0.0 || uvz.x >= 1.0 || uvz.y <= 0.0 || uvz.y >= 1.0 || uvz.z >= 1.0) return 1.0;
+    float reference = uvz.z - texel * depth_per_metre;
     float lit = 0.0;
     for (int y = -1; y <= 1; y++) {
         for (int x = -1; x <= 1; x++) {
             float d = texture(shadow_map, uvz.xy + vec2(x, y) * shadow_texel).r;
-            lit += uvz.z - 0.0015 <= d ? 1.0 : 0.0;
+            lit += reference <= d ? 1.0 : 0.0;
         }
     }
     return lit / 9.0;
