@@ -19,12 +19,16 @@ pub struct ViewSettings {
     /// Near/mid/far meshes by distance; off draws everyone at full detail.
     #[arg(skip = true)]
     pub lod: bool,
-    /// Tint people by level of detail: red near, green mid, blue far.
+    /// Tint people by level of detail: red near, green mid, blue far, yellow impostor.
     #[arg(long)]
     pub lod_colors: bool,
     /// Start with the naive path: one draw per person, CPU palettes, no culling, full detail.
     #[arg(long = "naive")]
     pub per_agent_draws: bool,
+    /// Draw far people as impostors (pictures from an atlas baked at start) from the level's
+    /// `lod.impostor` distance; off keeps the far mesh out to the far distance.
+    #[arg(long = "no-impostors", action = ArgAction::SetFalse)]
+    pub impostors: bool,
     /// Overrides the level's LOD distances (the performance panel's sliders).
     #[arg(skip)]
     pub lod_distances: Option<LodSettings>,
@@ -75,6 +79,7 @@ impl Default for ViewSettings {
             frustum_culling: true,
             lod: true,
             lod_colors: false,
+            impostors: true,
             per_agent_draws: false,
             lod_distances: None,
             shadows: None,
@@ -103,6 +108,11 @@ impl ViewSettings {
             near: lod.near * q.lod_scale,
             mid: lod.mid * q.lod_scale,
             far: lod.far * q.far_scale(),
+            impostor: if self.impostors {
+                lod.impostor * q.lod_scale
+            } else {
+                f32::INFINITY
+            },
             hysteresis: lod.hysteresis,
         }
     }
@@ -202,6 +212,7 @@ pub enum Intent {
     SetShadows(bool),
     SetLod(bool),
     SetLodColors(bool),
+    SetImpostors(bool),
     SetPerAgentDraws(bool),
     SetVat(bool),
     SetCullView(bool),
@@ -234,6 +245,7 @@ pub fn apply(intents: Vec<Intent>, settings: &mut Settings, game: &mut Game) -> 
             Intent::SetShadows(on) => view.shadows = Some(on),
             Intent::SetLod(on) => view.lod = on,
             Intent::SetLodColors(on) => view.lod_colors = on,
+            Intent::SetImpostors(on) => view.impostors = on,
             Intent::SetPerAgentDraws(on) => view.per_agent_draws = on,
             Intent::SetVat(on) => view.vat = on,
             Intent::SetCullView(on) => view.cull_view = on,

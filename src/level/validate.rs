@@ -837,6 +837,17 @@ impl Checker<'_> {
                 ),
             );
         }
+        // Infinity (the default) and anything at or past `far` mean no impostors.
+        if self.found.is_none() && (l.impostor.is_nan() || l.impostor < l.mid) {
+            self.fail(
+                "lod.impostor",
+                format!(
+                    "{} must be at least mid {} (impostors start past the mid meshes; at or \
+                     past far {} there are none)",
+                    l.impostor, l.mid, l.far
+                ),
+            );
+        }
 
         let li = &level.lighting;
         for v in li.sun_direction.to_array() {

@@ -19,6 +19,8 @@ use macroquad::miniquad::{
 };
 
 use super::gl_raw::{FloatFormat, FloatTexture, GlLimits};
+use super::impostor::ImpostorGpu;
+use super::impostor_bake::BakeSources;
 use super::layer::{MainPassInfo, WorldLayer};
 use super::renderer::{compile, lighting_uniforms, SceneLight, ShadowUniforms};
 use super::RenderStats;
@@ -28,6 +30,7 @@ use crate::crowd_assets::vat_runtime::{CrowdVat, VatMesh};
 use crate::crowd_assets::CrowdAssets;
 use crate::view::crowd_pack::{batch_ranges, instances_per_batch, VEC4_PER_INSTANCE};
 use crate::view::crowd_pack::{CrowdFrame, NaiveFrame};
+use crate::view::lod::Lod;
 
 const CROWD_VERT: &str = include_str!("shaders/crowd.vert");
 const LIT_FRAG: &str = include_str!("shaders/lit.frag");
@@ -117,6 +120,8 @@ pub struct CrowdRenderer {
     vat: Option<VatGpu>,
     /// What the VAT pipelines are compiled from.
     vat_source: VatSource,
+    /// The impostor atlas and its quad pipeline (None: impostor people use the far mesh).
+    impostors: Option<ImpostorGpu>,
 }
 
 #[derive(Clone)]
@@ -448,6 +453,7 @@ impl CrowdRenderer {
             buffers,
             vat: None,
             vat_source,
+            impostors: None,
         })
     }
 
@@ -523,6 +529,35 @@ impl CrowdRenderer {
         self.vat.is_some()
     }
 
+    /// What the impostor bake draws with: the animation texture and each body's near mesh.
+    pub fn bake_sources(&self, assets: &CrowdAssets) -> BakeSources {
+        BakeSources {
+            anim_texture: self.texture.raw(),
+            joints: assets.texture.joints,
+            meshes: assets
+                .bodies
+                .iter()
+                .map(|b| {
+                    let m = self.meshes.get(b.submesh)?[0].as_ref()?;
+                    let mut bindings = m.bindings.clone();
+                    bindings.images.clear();
+                    Some((bindings, m.index_count))
+                })
+                .collect(),
+        }
+    }
+
+    /// Draws impostor people from `impostors` (None: with the far mesh).
+    pub fn set_impostors(&mut self, ctx: &mut dyn RenderingBackend, impostors: Option<ImpostorGpu>) {
+        if let Some(old) = std::mem::replace(&mut self.impostors, impostors) {
+            old.delete(ctx);
+        }
+    }
+
+    pub fn impostor_info(&self) -> Option<super::impostor::ImpostorInfo> {
+        self.impostors.as_ref().map(|i| i.info)
+    }
+
     /// Frees the GPU resources (before a rebuild for other crowd assets or uniform cap).
     pub fn delete(self, ctx: &mut dyn RenderingBackend) {
         for b in self.buffers {
@@ -537,6 +572,9 @@ impl CrowdRenderer {
         }
         if let Some(v) = self.vat {
             v.delete(ctx);
+        }
+        if let Some(i) = self.impostors {
+            i.delete(ctx);
         }
         self.texture.delete();
     }
@@ -806,11 +844,12 @@ impl WorldLayer for CrowdLayer<'_> {
         stats.texture_bytes += self.renderer.info.texture_bytes + self.renderer.info.vat_bytes;
         match self.draw {
             CrowdDraw::Instanced(frame) => {
-                for lod in 0..3 {
+                for lod in 0..Lod::MESHES {
                     stats.instances_per_lod[lod] += frame.counts.per_lod[lod];
                     self.renderer
                         .draw_lists(ctx, lod, &frame.lists[lod], false, &uniforms, stats);
                 }
+                self.draw_impostors(ctx, frame, &uniforms, stats);
                 if pass.shadows_on {
                     self.renderer
                         .draw_blobs(ctx, &frame.blobs, &uniforms.view_proj, stats);
@@ -821,6 +860,27 @@ impl WorldLayer for CrowdLayer<'_> {
                 self.renderer
                     .draw_naive(ctx, frame, false, &uniforms, stats);
             }
+        }
+    }
+}
+
+impl CrowdLayer<'_> {
+    /// Impostor people from the atlas, or with the far mesh while there is none.
+    fn draw_impostors(
+        &mut self,
+        ctx: &mut dyn RenderingBackend,
+        frame: &CrowdFrame,
+        uniforms: &CrowdLitUniforms,
+        stats: &mut RenderStats,
+    ) {
+        let imp = Lod::Impostor.index();
+        stats.instances_per_lod[imp] += frame.counts.per_lod[imp];
+        let lists = &frame.lists[imp];
+        match &self.renderer.impostors {
+            Some(gpu) => gpu.draw(ctx, lists, uniforms, stats),
+            None => self
+                .renderer
+                .draw_lists(ctx, Lod::Far.index(), lists, false, uniforms, stats),
         }
     }
 }

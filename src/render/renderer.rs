@@ -167,7 +167,7 @@ pub struct RenderStats {
     pub triangles: u64,
     pub marker_instances: u32,
     /// Instances drawn at near, mid and far detail.
-    pub instances_per_lod: [u32; 3],
+    pub instances_per_lod: [u32; crate::view::lod::Lod::DRAWN.len()],
     /// Bytes of uniforms sent this frame.
     pub uniform_bytes: u64,
     /// Instanced crowd draws (each a batch of at most the block size).

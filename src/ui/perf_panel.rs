@@ -15,7 +15,7 @@ use crate::settings::{Intent, ViewSettings};
 const PANEL_W: f32 = 340.0;
 const TEXT: Color = Color::new(1.0, 1.0, 1.0, 1.0);
 /// Height of the controls above the statistics lines.
-const CONTROLS_H: f32 = 352.0;
+const CONTROLS_H: f32 = 376.0;
 const STAT_LINE: f32 = 16.0;
 const STAT_FONT: f32 = 16.0;
 const GRAPH_GAP: f32 = 4.0;
@@ -25,7 +25,7 @@ const GRAPH_H: f32 = 64.0;
 const LOD_TOP: f32 = 282.0;
 const LOD_STEP: f32 = 24.0;
 // The last LOD slider's track (14 high) ends above the statistics lines.
-const _: () = assert!(LOD_TOP + 2.0 * LOD_STEP + 14.0 < CONTROLS_H);
+const _: () = assert!(LOD_TOP + 3.0 * LOD_STEP + 14.0 < CONTROLS_H);
 
 /// The panel's height without the frame graph, for `stat_count` statistics lines.
 fn panel_height(stat_count: usize) -> f32 {
@@ -174,7 +174,7 @@ impl PerfPanel {
             h: 16.0,
         };
         let v = f.view;
-        let toggles: [Toggle; 8] = [
+        let toggles: [Toggle; 9] = [
             (
                 0.0,
                 "frustum culling",
@@ -185,7 +185,7 @@ impl PerfPanel {
             (2.0, "LOD (near/mid/far meshes)", v.lod, Intent::SetLod),
             (
                 3.0,
-                "LOD colours (red/green/blue)",
+                "LOD colours (r/g/b, impostor yellow)",
                 v.lod_colors,
                 Intent::SetLodColors,
             ),
@@ -213,6 +213,7 @@ impl PerfPanel {
                 v.sim_lod,
                 Intent::SetSimLod,
             ),
+            (9.0, "impostors", v.impostors, Intent::SetImpostors),
         ];
         for (row, label, mut on, intent) in toggles {
             if self.widgets.checkbox(check(row), label, &mut on) {
@@ -235,13 +236,15 @@ impl PerfPanel {
         changed
     }
 
-    /// The three LOD distance sliders; the new distances when one moved.
+    /// The LOD distance sliders (near, mid, far, impostors from); the new distances when one
+    /// moved.
     fn lod_sliders(&mut self, mut d: LodSettings, x: f32, y: f32) -> Option<LodSettings> {
         let mut changed_lod = false;
         for (k, (name, value, max)) in [
             ("near", &mut d.near, 80.0f32),
             ("mid", &mut d.mid, 200.0),
             ("far", &mut d.far, 600.0),
+            ("impostors from", &mut d.impostor, 600.0),
         ]
         .into_iter()
         .enumerate()
@@ -253,7 +256,11 @@ impl PerfPanel {
                 h: 14.0,
             };
             let mut t = (*value / max).clamp(0.0, 1.0);
-            let label = format!("LOD {name}: {:.0} m", *value);
+            let label = if value.is_finite() {
+                format!("LOD {name}: {:.0} m", *value)
+            } else {
+                format!("LOD {name}: none")
+            };
             if self
                 .widgets
                 .slider(LOD_SLIDER + k as u32, track, &label, &mut t)
@@ -265,6 +272,7 @@ impl PerfPanel {
         // Keep the bands in order: near < mid < far.
         d.mid = d.mid.max(d.near + 1.0);
         d.far = d.far.max(d.mid + 1.0);
+        d.impostor = d.impostor.max(d.mid);
         changed_lod.then_some(d)
     }
 }
@@ -273,13 +281,16 @@ impl PerfPanel {
 /// timings (what `--stats-out` reports as shown).
 pub fn stat_lines(timings: &StageTimings, stats: &RenderStats, gpu: GpuTime) -> Vec<String> {
     let mut lines = vec![format!(
-        "draws {}  tris {}  people {} ({}/{}/{})",
+        "draws {}  tris {}  people {} ({})",
         stats.draw_calls,
         stats.triangles,
         stats.instances_per_lod.iter().sum::<u32>(),
-        stats.instances_per_lod[0],
-        stats.instances_per_lod[1],
-        stats.instances_per_lod[2]
+        stats
+            .instances_per_lod
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join("/")
     )];
     lines.push(format!(
         "batches {}  uniforms {:.1} KB  textures {:.1} MB",

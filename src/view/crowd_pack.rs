@@ -49,18 +49,20 @@ pub struct CrowdCounts {
     pub beyond: u32,
     /// Not shown yet (scale 0: waiting to pop in).
     pub spawning: u32,
-    pub per_lod: [u32; 3],
+    pub per_lod: [u32; Lod::DRAWN.len()],
     /// Prop instances listed (all levels).
     pub props: u32,
     /// Instances of the models' own attachments listed (all levels): shields, swords...
     pub attachments: u32,
 }
 
-/// Instance lists of one frame: `lists[lod][submesh]` holds packed blocks.
+/// Instance lists of one frame: `lists[lod][submesh]` holds packed blocks. Impostors are
+/// listed under their body's submesh (the body picks its part of the atlas); props and
+/// per-person attachments are not drawn on impostors (too small to see there).
 #[derive(Debug, Clone, Default)]
 pub struct CrowdFrame {
-    pub lists: [Vec<Vec<[f32; 4]>>; 3],
-    /// Blob shadows under mid and far people: (x, z, radius, darkness).
+    pub lists: [Vec<Vec<[f32; 4]>>; Lod::DRAWN.len()],
+    /// Blob shadows under mid, far and impostor people: (x, z, radius, darkness).
     pub blobs: Vec<[f32; 4]>,
     pub counts: CrowdCounts,
 }
@@ -210,6 +212,9 @@ pub fn pack_crowd(
         out.counts.per_lod[l] += 1;
         if l > 0 {
             out.blobs.push([p.x, p.y, 0.45 * scale, 0.45]);
+        }
+        if lod == Lod::Impostor {
+            continue;
         }
         let mut bits = variant.props;
         let group = assets.group_props.get(variant.group as usize);

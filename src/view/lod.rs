@@ -10,11 +10,15 @@ pub enum Lod {
     Near = 0,
     Mid = 1,
     Far = 2,
-    Beyond = 3,
+    /// A camera-facing picture from the impostor atlas (one quad per person).
+    Impostor = 3,
+    Beyond = 4,
 }
 
 impl Lod {
-    pub const DRAWN: [Lod; 3] = [Lod::Near, Lod::Mid, Lod::Far];
+    pub const DRAWN: [Lod; 4] = [Lod::Near, Lod::Mid, Lod::Far, Lod::Impostor];
+    /// The levels drawn from meshes (the impostor is a picture).
+    pub const MESHES: usize = 3;
 
     pub fn index(self) -> usize {
         self as usize
@@ -26,8 +30,10 @@ fn classify(distance: f32, s: &LodSettings) -> Lod {
         Lod::Near
     } else if distance < s.mid {
         Lod::Mid
-    } else if distance < s.far {
+    } else if distance < s.far.min(s.impostor) {
         Lod::Far
+    } else if distance < s.far {
+        Lod::Impostor
     } else {
         Lod::Beyond
     }
@@ -60,6 +66,7 @@ mod tests {
             near: 10.0,
             mid: 30.0,
             far: 80.0,
+            impostor: 60.0,
             hysteresis: 2.0,
         }
     }
@@ -67,12 +74,27 @@ mod tests {
     #[test]
     fn far_from_boundaries_the_level_follows_distance() {
         let s = settings();
-        for prev in [Lod::Near, Lod::Mid, Lod::Far, Lod::Beyond] {
+        for prev in [Lod::Near, Lod::Mid, Lod::Far, Lod::Impostor, Lod::Beyond] {
             assert_eq!(select_lod(5.0, prev, &s), Lod::Near);
             assert_eq!(select_lod(20.0, prev, &s), Lod::Mid);
             assert_eq!(select_lod(50.0, prev, &s), Lod::Far);
+            assert_eq!(select_lod(70.0, prev, &s), Lod::Impostor);
             assert_eq!(select_lod(100.0, prev, &s), Lod::Beyond);
         }
+    }
+
+    #[test]
+    fn an_impostor_distance_at_or_past_far_means_no_impostors() {
+        let mut s = settings();
+        for impostor in [80.0, 500.0, f32::INFINITY] {
+            s.impostor = impostor;
+            assert_eq!(select_lod(79.0, Lod::Far, &s), Lod::Far, "{impostor}");
+            assert_eq!(select_lod(70.0, Lod::Impostor, &s), Lod::Far, "{impostor}");
+            assert_eq!(select_lod(90.0, Lod::Far, &s), Lod::Beyond, "{impostor}");
+        }
+        // Impostors straight after mid: no far mesh at all.
+        s.impostor = s.mid;
+        assert_eq!(select_lod(35.0, Lod::Mid, &s), Lod::Impostor);
     }
 
     #[test]
