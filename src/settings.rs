@@ -25,8 +25,9 @@ pub struct ViewSettings {
     /// Start with the naive path: one draw per person, CPU palettes, no culling, full detail.
     #[arg(long = "naive")]
     pub per_agent_draws: bool,
-    /// Draw far people as impostors (pictures from an atlas baked at start) from the level's
-    /// `lod.impostor` distance; off keeps the far mesh out to the far distance.
+    /// Draw no impostors: far people keep the far mesh out to the far distance (by default
+    /// people past the level's `lod.impostor` are pictures from an atlas baked at start, or
+    /// read from the cache).
     #[arg(long = "no-impostors", action = ArgAction::SetFalse)]
     pub impostors: bool,
     /// Overrides the level's LOD distances (the performance panel's sliders).

@@ -17,11 +17,14 @@ pub enum BenchMode {
     Naive,
     /// The pipeline with mid and far figures read from the vertex animation texture.
     Vat,
+    /// The pipeline with people past the level's impostor distance drawn as impostors.
+    Impostor,
 }
 
 impl BenchMode {
-    pub const ALL: [BenchMode; 4] = [
+    pub const ALL: [BenchMode; 5] = [
         BenchMode::Pipeline,
+        BenchMode::Impostor,
         BenchMode::Instanced,
         BenchMode::Naive,
         BenchMode::Vat,
@@ -33,6 +36,7 @@ impl BenchMode {
             BenchMode::Instanced => "instanced",
             BenchMode::Naive => "naive",
             BenchMode::Vat => "vat",
+            BenchMode::Impostor => "impostor",
         }
     }
 
@@ -41,7 +45,15 @@ impl BenchMode {
     }
 
     pub fn uses_lod(self) -> bool {
-        matches!(self, BenchMode::Pipeline | BenchMode::Vat)
+        matches!(
+            self,
+            BenchMode::Pipeline | BenchMode::Vat | BenchMode::Impostor
+        )
+    }
+
+    /// Only the impostor mode draws impostors: the pipeline stays as it was measured before.
+    pub fn uses_impostors(self) -> bool {
+        matches!(self, BenchMode::Impostor)
     }
 
     pub fn uses_vat(self) -> bool {
@@ -67,8 +79,9 @@ pub struct BenchArgs {
     pub warmup: Option<u32>,
     /// Modes, comma-separated: pipeline (culling + LOD + instancing), instanced (culling +
     /// instancing), naive (one draw per person), vat (the pipeline with mid/far figures from the
-    /// vertex animation texture).
-    /// [default: pipeline,vat,instanced,naive; GL only]
+    /// vertex animation texture), impostor (the pipeline with impostors past the level's
+    /// `lod.impostor`; pipeline itself draws none).
+    /// [default: pipeline,impostor,instanced,naive,vat; GL only]
     #[arg(long, value_parser = parse_modes)]
     pub modes: Option<Modes>,
     /// Measure the simulation (and culling and packing) without a window, once per size: at
@@ -229,7 +242,7 @@ mod tests {
         );
         assert_eq!(
             parse_modes("pipeline,fast").unwrap_err(),
-            "unknown mode `fast`; allowed: pipeline, instanced, naive, vat"
+            "unknown mode `fast`; allowed: pipeline, impostor, instanced, naive, vat"
         );
     }
 }

@@ -102,6 +102,8 @@ pub struct CrowdGpuInfo {
     pub texture_bytes: u64,
     /// GPU bytes of the vertex animation texture (0 while the VAT path is off).
     pub vat_bytes: u64,
+    /// The impostor atlas: its size, bytes, bake (or cache read) time (None: not made).
+    pub impostors: Option<super::impostor::ImpostorInfo>,
 }
 
 pub struct CrowdRenderer {
@@ -430,6 +432,7 @@ impl CrowdRenderer {
             texture_format: texture.format,
             texture_bytes: texture.bytes(),
             vat_bytes: 0,
+            impostors: None,
         };
         debug_assert_eq!(FIGURE_FLOATS * 4, 72);
         let vat_source = VatSource {
@@ -549,6 +552,7 @@ impl CrowdRenderer {
 
     /// Draws impostor people from `impostors` (None: with the far mesh).
     pub fn set_impostors(&mut self, ctx: &mut dyn RenderingBackend, impostors: Option<ImpostorGpu>) {
+        self.info.impostors = impostors.as_ref().map(|i| i.info);
         if let Some(old) = std::mem::replace(&mut self.impostors, impostors) {
             old.delete(ctx);
         }
@@ -876,6 +880,10 @@ impl CrowdLayer<'_> {
         let imp = Lod::Impostor.index();
         stats.instances_per_lod[imp] += frame.counts.per_lod[imp];
         let lists = &frame.lists[imp];
+        if let Some(gpu) = &self.renderer.impostors {
+            stats.impostors = Some(gpu.info);
+            stats.texture_bytes += gpu.info.atlas_bytes;
+        }
         match &self.renderer.impostors {
             Some(gpu) => gpu.draw(ctx, lists, uniforms, stats),
             None => self

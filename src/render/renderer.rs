@@ -166,7 +166,7 @@ pub struct RenderStats {
     pub draw_calls: u32,
     pub triangles: u64,
     pub marker_instances: u32,
-    /// Instances drawn at near, mid and far detail.
+    /// Instances drawn at near, mid and far detail and as impostors.
     pub instances_per_lod: [u32; crate::view::lod::Lod::DRAWN.len()],
     /// Bytes of uniforms sent this frame.
     pub uniform_bytes: u64,
@@ -181,6 +181,8 @@ pub struct RenderStats {
     /// Textures written this frame (the hero's palette textures when its palette does not fit
     /// the uniforms; the crowd's textures are written once, at load).
     pub texture_uploads: u32,
+    /// The impostor atlas in use (None: impostors off or not baked).
+    pub impostors: Option<super::impostor::ImpostorInfo>,
 }
 
 /// One level of detail of the stand-in people: its mesh and the instance buffer feeding it.

@@ -302,6 +302,16 @@ pub fn stat_lines(timings: &StageTimings, stats: &RenderStats, gpu: GpuTime) -> 
         "uploads: palettes {}  morphs {}  textures {}",
         stats.palette_uploads, stats.morph_uploads, stats.texture_uploads
     ));
+    if let Some(i) = stats.impostors {
+        lines.push(format!(
+            "impostor atlas {}x{} {:.1} MB, {} in {:.0} ms",
+            i.atlas_width,
+            i.atlas_height,
+            i.atlas_bytes as f64 / 1e6,
+            if i.from_cache { "loaded" } else { "baked" },
+            i.bake_ms
+        ));
+    }
     lines.push(match gpu {
         GpuTime::Millis(ms) => format!("{:<16} {:>7.2} ms", "GPU world passes", ms),
         GpuTime::Pending => "GPU world passes   pending".to_string(),
