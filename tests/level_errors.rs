@@ -107,6 +107,9 @@ const CASES: &[(&str, &str, &str)] = &[
     ("lod: (near: 15.0, mid: 40.0", "lod: (near: 50.0, mid: 40.0", 
         "levels/broken.ron:25:10: lod: distances must grow: near 50 < mid 40 < far 120",
     ),
+    ("far: 120.0, hysteresis", "far: 120.0, impostor: 10.0, hysteresis", 
+        "IMPOSTOR",
+    ),
     ("tints: [(0.7, 0.2, 0.2)]", "tints: [(0.7, -0.2, 0.2)]", 
         "levels/broken.ron:20:68: crowd.variant_groups[0].tints[0]: -0.2 is negative; colours are linear RGB, 0 or more",
     ),
@@ -185,6 +188,20 @@ fn every_broken_level_gets_its_exact_message() {
         CASES.len(),
         wrong.join("\n")
     );
+}
+
+#[test]
+fn the_impostor_distance_is_optional_and_read_when_given() {
+    let old = parse_level(MINIMAL, LABEL, root()).expect("minimal loads");
+    assert_eq!(old.lod.impostor, f32::INFINITY, "older levels draw no impostors");
+    let with = MINIMAL.replacen("far: 120.0,", "far: 120.0, impostor: 60.0,", 1);
+    let level = parse_level(&with, LABEL, root()).expect("with impostor loads");
+    assert_eq!(level.lod.impostor, 60.0);
+    // Impostors from near on (inside the mid band), after mid, or none (at far or past it).
+    for d in ["15.0", "30.0", "40.0", "120.0", "500.0"] {
+        let src = MINIMAL.replacen("far: 120.0,", &format!("far: 120.0, impostor: {d},"), 1);
+        assert!(parse_level(&src, LABEL, root()).is_ok(), "impostor {d}");
+    }
 }
 
 #[test]

@@ -426,7 +426,8 @@ pub struct LodSettings {
     /// Beyond this agents are not drawn.
     pub far: f32,
     /// From here to `far` people are drawn as impostors (pictures from an atlas baked at
-    /// start); at or past `far` there are none. Older levels without it get none.
+    /// start), in place of the mid or far mesh; at or past `far` there are none. At least
+    /// `near`. Older levels without it get none.
     pub impostor: f32,
     /// Band around each boundary where an agent keeps its previous level, so it does not flicker.
     pub hysteresis: f32,

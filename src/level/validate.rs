@@ -838,13 +838,13 @@ impl Checker<'_> {
             );
         }
         // Infinity (the default) and anything at or past `far` mean no impostors.
-        if self.found.is_none() && (l.impostor.is_nan() || l.impostor < l.mid) {
+        if self.found.is_none() && (l.impostor.is_nan() || l.impostor < l.near) {
             self.fail(
                 "lod.impostor",
                 format!(
-                    "{} must be at least mid {} (impostors start past the mid meshes; at or \
-                     past far {} there are none)",
-                    l.impostor, l.mid, l.far
+                    "{} is below near {}; allowed: near or more (impostors replace the mid and \
+                     far meshes from there; at or past far {} there are none)",
+                    l.impostor, l.near, l.far
                 ),
             );
         }

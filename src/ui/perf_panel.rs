@@ -272,7 +272,7 @@ impl PerfPanel {
         // Keep the bands in order: near < mid < far.
         d.mid = d.mid.max(d.near + 1.0);
         d.far = d.far.max(d.mid + 1.0);
-        d.impostor = d.impostor.max(d.mid);
+        d.impostor = d.impostor.max(d.near);
         changed_lod.then_some(d)
     }
 }

@@ -25,12 +25,15 @@ impl Lod {
     }
 }
 
+/// Past `impostor` every drawn person is an impostor, whichever mesh the distance would pick
+/// (impostors may start inside the mid band); at or past `far` there are none.
 fn classify(distance: f32, s: &LodSettings) -> Lod {
+    let impostor = s.impostor.max(s.near);
     if distance < s.near {
         Lod::Near
-    } else if distance < s.mid {
+    } else if distance < s.mid.min(impostor) {
         Lod::Mid
-    } else if distance < s.far.min(s.impostor) {
+    } else if distance < s.far.min(impostor) {
         Lod::Far
     } else if distance < s.far {
         Lod::Impostor
@@ -95,6 +98,12 @@ mod tests {
         // Impostors straight after mid: no far mesh at all.
         s.impostor = s.mid;
         assert_eq!(select_lod(35.0, Lod::Mid, &s), Lod::Impostor);
+        // Impostors inside the mid band take over from the mid mesh there.
+        s.impostor = 20.0;
+        assert_eq!(select_lod(15.0, Lod::Near, &s), Lod::Mid);
+        assert_eq!(select_lod(25.0, Lod::Mid, &s), Lod::Impostor);
+        assert_eq!(select_lod(50.0, Lod::Far, &s), Lod::Impostor);
+        assert_eq!(select_lod(5.0, Lod::Impostor, &s), Lod::Near);
     }
 
     #[test]
