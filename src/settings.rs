@@ -313,6 +313,14 @@ mod tests {
         assert_approx!(d.near, lod.near * 0.6, 1e-4);
         assert_approx!(d.mid, lod.mid * 0.6, 1e-4);
         assert_approx!(d.far, lod.far * 0.8, 1e-4, "the far distance shrinks less");
+        let with_impostors = LodSettings {
+            impostor: 60.0,
+            ..lod
+        };
+        assert_approx!(v.drawn_lod(with_impostors).impostor, 36.0, 1e-4);
+        let off = Flags::parse_from(["t", "--no-impostors"]).settings.view;
+        assert!(!off.impostors && ViewSettings::default().impostors);
+        assert_eq!(off.drawn_lod(with_impostors).impostor, f32::INFINITY);
         assert_eq!(
             v.lod_settings(lod),
             lod,

@@ -193,7 +193,11 @@ fn every_broken_level_gets_its_exact_message() {
 #[test]
 fn the_impostor_distance_is_optional_and_read_when_given() {
     let old = parse_level(MINIMAL, LABEL, root()).expect("minimal loads");
-    assert_eq!(old.lod.impostor, f32::INFINITY, "older levels draw no impostors");
+    assert_eq!(
+        old.lod.impostor,
+        f32::INFINITY,
+        "older levels draw no impostors"
+    );
     let with = MINIMAL.replacen("far: 120.0,", "far: 120.0, impostor: 60.0,", 1);
     let level = parse_level(&with, LABEL, root()).expect("with impostor loads");
     assert_eq!(level.lod.impostor, 60.0);

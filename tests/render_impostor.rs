@@ -98,7 +98,10 @@ fn an_impostor_looks_like_the_far_mesh_and_its_atlas_is_cached() {
     let near_level = dir.path().join("near.ron");
     std::fs::write(
         &near_level,
-        LEVEL.replace("near: 5.0, mid: 20.0, far: 120.0, impostor: 20.0", "near: 100.0, mid: 110.0, far: 120.0, impostor: 120.0"),
+        LEVEL.replace(
+            "near: 5.0, mid: 20.0, far: 120.0, impostor: 20.0",
+            "near: 100.0, mid: 110.0, far: 120.0, impostor: 120.0",
+        ),
     )
     .expect("write level");
     let level_arg = level.to_string_lossy().to_string();
@@ -130,11 +133,23 @@ fn an_impostor_looks_like_the_far_mesh_and_its_atlas_is_cached() {
     let (empty, _, _) = shoot("empty", &["--crowd", "0", "--no-impostors"]);
     let (far, far_log, far_report) = shoot("far", &["--no-impostors"]);
     assert!(!far_log.contains("impostors: baking"), "{far_log}");
-    assert_eq!(far_report["render"]["instances_per_lod"][2], 1, "{far_report}");
+    assert_eq!(
+        far_report["render"]["instances_per_lod"][2], 1,
+        "{far_report}"
+    );
     let (imp, baked_log, imp_report) = shoot("impostor", &[]);
-    assert!(baked_log.contains("impostors: baking 1 bodies"), "{baked_log}");
-    assert_eq!(imp_report["render"]["instances_per_lod"][3], 1, "{imp_report}");
-    assert_eq!(imp_report["render"]["instances_per_lod"][2], 0, "{imp_report}");
+    assert!(
+        baked_log.contains("impostors: baking 1 bodies"),
+        "{baked_log}"
+    );
+    assert_eq!(
+        imp_report["render"]["instances_per_lod"][3], 1,
+        "{imp_report}"
+    );
+    assert_eq!(
+        imp_report["render"]["instances_per_lod"][2], 0,
+        "{imp_report}"
+    );
     assert_eq!(imp_report["crowd"]["impostors"]["from_cache"], false);
     let hud = imp_report["hud"].to_string();
     assert!(hud.contains("far 0 imp 1"), "{hud}");
@@ -165,21 +180,35 @@ fn an_impostor_looks_like_the_far_mesh_and_its_atlas_is_cached() {
     ));
     // The impostor is baked from the near mesh: it is at least as close to it as the far mesh.
     assert!(apart(im, nm) <= 0.03, "impostor vs near mesh");
-    assert!(apart(im, nm) <= apart(fm, nm) + 0.005, "impostor further from near than far is");
+    assert!(
+        apart(im, nm) <= apart(fm, nm) + 0.005,
+        "impostor further from near than far is"
+    );
     assert!(far_px.len() > 150, "the far person shows: {}", far_px.len());
     assert!(imp_px.len() > 150, "the impostor shows: {}", imp_px.len());
     let ratio = imp_px.len() as f64 / far_px.len() as f64;
     assert!((0.7..1.4).contains(&ratio), "pixel counts {ratio:.2}");
     let (fh, ih) = (height(&far_px) as f64, height(&imp_px) as f64);
     assert!((ih - fh).abs() <= fh * 0.12 + 2.0, "heights {fh} vs {ih}");
-    assert!(worst <= 0.05, "mean colours differ by {:.1} %", worst * 100.0);
+    assert!(
+        worst <= 0.05,
+        "mean colours differ by {:.1} %",
+        worst * 100.0
+    );
 
     // A second start reads the atlas back instead of baking it, and draws the same person.
     let (again, cached_log, again_report) = shoot("impostor_cached", &[]);
-    assert!(cached_log.contains("impostors: loaded the atlas"), "{cached_log}");
+    assert!(
+        cached_log.contains("impostors: loaded the atlas"),
+        "{cached_log}"
+    );
     assert!(!cached_log.contains("impostors: baking"), "{cached_log}");
     assert_eq!(again_report["crowd"]["impostors"]["from_cache"], true);
-    assert_eq!(person(&again, &empty), imp_px, "the cached atlas draws the same person");
+    assert_eq!(
+        person(&again, &empty),
+        imp_px,
+        "the cached atlas draws the same person"
+    );
 
     // A damaged cache file is refused with one line and baked again, never trusted.
     let files: Vec<_> = std::fs::read_dir(cache.join("throng"))
@@ -193,9 +222,16 @@ fn an_impostor_looks_like_the_far_mesh_and_its_atlas_is_cached() {
     bytes[last] ^= 0xff;
     std::fs::write(&files[0], &bytes).expect("damage it");
     let (rebaked, rebaked_log, _) = shoot("impostor_rebaked", &[]);
-    assert!(rebaked_log.contains("not used (its pictures do not match"), "{rebaked_log}");
+    assert!(
+        rebaked_log.contains("not used (its pictures do not match"),
+        "{rebaked_log}"
+    );
     assert!(rebaked_log.contains("impostors: baking"), "{rebaked_log}");
-    assert_eq!(person(&rebaked, &empty), imp_px, "the rebaked atlas draws the same person");
+    assert_eq!(
+        person(&rebaked, &empty),
+        imp_px,
+        "the rebaked atlas draws the same person"
+    );
     std::fs::write(&files[0], &bytes[..100]).expect("cut it short");
     let (_, short_log, _) = shoot("impostor_short", &[]);
     assert!(short_log.contains("cut short"), "{short_log}");

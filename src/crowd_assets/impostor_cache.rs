@@ -180,7 +180,8 @@ pub fn load(path: &Path, key: u64, width: u32, height: u32) -> Result<Option<Atl
 /// Writes the atlas to `path`, creating its folder.
 pub fn store(path: &Path, key: u64, images: &AtlasImages) -> Result<(), String> {
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
     crate::files::write_atomic(path, &encode(key, images)).map_err(|e| e.to_string())
 }
@@ -230,7 +231,8 @@ mod tests {
 
     #[test]
     fn a_missing_file_is_none_and_a_stored_one_loads() {
-        let dir = std::env::temp_dir().join(format!("throng-impostor-cache-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("throng-impostor-cache-{}", std::process::id()));
         let path = cache_path(&dir, 7);
         assert_eq!(load(&path, 7, 3, 2), Ok(None));
         store(&path, 7, &images()).expect("written");

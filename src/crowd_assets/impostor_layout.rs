@@ -203,8 +203,7 @@ impl ImpostorLayout {
                 }
             });
             let cell_height_m = b.height.max(0.1) * params.height_margin;
-            let cell_width_m =
-                cell_height_m * params.cell_width as f32 / params.cell_height as f32;
+            let cell_width_m = cell_height_m * params.cell_width as f32 / params.cell_height as f32;
             out.push(BodyLayout {
                 clips,
                 cell_width_m,
@@ -398,7 +397,10 @@ mod tests {
         // A held clip (wave, not looping) keeps its last frame at its end.
         let wave = b.clips[3];
         assert_eq!(b.frame_for(152.0), wave.first_frame + 3);
-        assert_eq!(wave.table_entry(), [113.0, 39.0, wave.first_frame as f32, -4.0]);
+        assert_eq!(
+            wave.table_entry(),
+            [113.0, 39.0, wave.first_frame as f32, -4.0]
+        );
         // Outside every clip: the idle's first frame.
         assert_eq!(b.frame_for(9999.0), 0);
     }
@@ -411,7 +413,11 @@ mod tests {
             let dir = Vec3::new(az.sin() * el.cos(), el.sin(), az.cos() * el.cos());
             assert_eq!(layout.view_for(dir), v);
             // 10 degrees of azimuth off (less than half of 30) keeps the view.
-            let turned = Vec3::new((az + 0.17).sin() * el.cos(), el.sin(), (az + 0.17).cos() * el.cos());
+            let turned = Vec3::new(
+                (az + 0.17).sin() * el.cos(),
+                el.sin(),
+                (az + 0.17).cos() * el.cos(),
+            );
             assert_eq!(layout.view_for(turned), v);
         }
         // From straight above: the higher ring; from below the horizon: the lower one.

@@ -551,7 +551,11 @@ impl CrowdRenderer {
     }
 
     /// Draws impostor people from `impostors` (None: with the far mesh).
-    pub fn set_impostors(&mut self, ctx: &mut dyn RenderingBackend, impostors: Option<ImpostorGpu>) {
+    pub fn set_impostors(
+        &mut self,
+        ctx: &mut dyn RenderingBackend,
+        impostors: Option<ImpostorGpu>,
+    ) {
         self.info.impostors = impostors.as_ref().map(|i| i.info);
         if let Some(old) = std::mem::replace(&mut self.impostors, impostors) {
             old.delete(ctx);

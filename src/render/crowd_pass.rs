@@ -103,7 +103,9 @@ impl CrowdPass {
 
     /// The impostor atlas in use (None: not baked, or it failed).
     pub fn impostor_info(&self) -> Option<ImpostorInfo> {
-        self.renderer.as_ref().and_then(CrowdRenderer::impostor_info)
+        self.renderer
+            .as_ref()
+            .and_then(CrowdRenderer::impostor_info)
     }
 
     /// Switches mid and far figures between the vertex animation texture and the matrix

@@ -75,7 +75,10 @@ fn atlas_images(
     let path = impostor_cache::cache_path(&impostor_cache::cache_dir(), key);
     match impostor_cache::load(&path, key, layout.width, layout.height) {
         Ok(Some(images)) => {
-            eprintln!("throng: impostors: loaded the atlas from {}", path.display());
+            eprintln!(
+                "throng: impostors: loaded the atlas from {}",
+                path.display()
+            );
             return Ok((images, true));
         }
         Ok(None) => {}
@@ -132,14 +135,15 @@ impl ImpostorGpu {
         let color = upload(ctx, &images.color);
         let normal = upload(ctx, &images.normal);
         let per_batch = instances_per_batch(vectors, OTHER_VERTEX_VECTORS)?;
-        let (pipeline, quad, buffers) = match quad_pipeline(ctx, per_batch, [shadow_map, color, normal]) {
-            Ok(p) => p,
-            Err(e) => {
-                ctx.delete_texture(color);
-                ctx.delete_texture(normal);
-                return Err(e);
-            }
-        };
+        let (pipeline, quad, buffers) =
+            match quad_pipeline(ctx, per_batch, [shadow_map, color, normal]) {
+                Ok(p) => p,
+                Err(e) => {
+                    ctx.delete_texture(color);
+                    ctx.delete_texture(normal);
+                    return Err(e);
+                }
+            };
         ctx.apply_pipeline(&pipeline);
         let locations = current_locations();
         let info = ImpostorInfo {
