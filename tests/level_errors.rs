@@ -108,7 +108,7 @@ const CASES: &[(&str, &str, &str)] = &[
         "levels/broken.ron:25:10: lod: distances must grow: near 50 < mid 40 < far 120",
     ),
     ("far: 120.0, hysteresis", "far: 120.0, impostor: 10.0, hysteresis", 
-        "IMPOSTOR",
+        "levels/broken.ron:25:56: lod.impostor: 10 is below near 15; allowed: near or more (impostors replace the mid and far meshes from there; at or past far 120 there are none)",
     ),
     ("tints: [(0.7, 0.2, 0.2)]", "tints: [(0.7, -0.2, 0.2)]", 
         "levels/broken.ron:20:68: crowd.variant_groups[0].tints[0]: -0.2 is negative; colours are linear RGB, 0 or more",
