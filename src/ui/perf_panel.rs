@@ -15,17 +15,17 @@ use crate::settings::{Intent, ViewSettings};
 const PANEL_W: f32 = 340.0;
 const TEXT: Color = Color::new(1.0, 1.0, 1.0, 1.0);
 /// Height of the controls above the statistics lines.
-const CONTROLS_H: f32 = 376.0;
+const CONTROLS_H: f32 = 328.0;
 const STAT_LINE: f32 = 16.0;
 const STAT_FONT: f32 = 16.0;
 const GRAPH_GAP: f32 = 4.0;
 const GRAPH_H: f32 = 64.0;
 
-/// The LOD sliders' first track and the step between them.
+/// The LOD sliders' first track and the step between their rows (two sliders a row).
 const LOD_TOP: f32 = 282.0;
 const LOD_STEP: f32 = 24.0;
 // The last LOD slider's track (14 high) ends above the statistics lines.
-const _: () = assert!(LOD_TOP + 3.0 * LOD_STEP + 14.0 < CONTROLS_H);
+const _: () = assert!(LOD_TOP + LOD_STEP + 14.0 < CONTROLS_H);
 
 /// The panel's height without the frame graph, for `stat_count` statistics lines.
 fn panel_height(stat_count: usize) -> f32 {
@@ -51,7 +51,7 @@ fn cap_label(cap: Option<u32>) -> String {
 }
 
 /// A checkbox row: its row, label, current value and the intent a click asks for.
-type Toggle<'a> = (f32, &'a str, bool, fn(bool) -> Intent);
+type Toggle<'a> = (Rect, &'a str, bool, fn(bool) -> Intent);
 
 /// What the panel shows this frame.
 pub struct PanelFrame<'a> {
@@ -173,50 +173,71 @@ impl PerfPanel {
             w: PANEL_W - 24.0,
             h: 16.0,
         };
+        // Two short toggles share a row.
+        let half = |row: f32, right: bool| Rect {
+            x: x + 12.0 + if right { 170.0 } else { 0.0 },
+            w: 150.0,
+            ..check(row)
+        };
         let v = f.view;
         let toggles: [Toggle; 9] = [
             (
-                0.0,
+                check(0.0),
                 "frustum culling",
                 v.frustum_culling,
                 Intent::SetFrustumCulling,
             ),
-            (1.0, "sun shadows", f.shadows, Intent::SetShadows),
-            (2.0, "LOD (near/mid/far meshes)", v.lod, Intent::SetLod),
             (
-                3.0,
+                half(1.0, false),
+                "sun shadows",
+                f.shadows,
+                Intent::SetShadows,
+            ),
+            (
+                check(2.0),
+                "LOD (near/mid/far meshes)",
+                v.lod,
+                Intent::SetLod,
+            ),
+            (
+                check(3.0),
                 "LOD colours (r/g/b, impostor yellow)",
                 v.lod_colors,
                 Intent::SetLodColors,
             ),
             (
-                4.0,
+                check(4.0),
                 "one draw per person (naive)",
                 v.per_agent_draws,
                 Intent::SetPerAgentDraws,
             ),
             (
-                5.0,
+                check(5.0),
                 "mid/far from VAT (vertex anim.)",
                 v.vat,
                 Intent::SetVat,
             ),
             (
-                7.0,
+                check(7.0),
                 "culling view from a 2nd camera (F7)",
                 v.cull_view,
                 Intent::SetCullView,
             ),
             (
-                8.0,
+                check(8.0),
                 "sim LOD (unseen: every 4th step)",
                 v.sim_lod,
                 Intent::SetSimLod,
             ),
-            (9.0, "impostors", v.impostors, Intent::SetImpostors),
+            (
+                half(1.0, true),
+                "impostors",
+                v.impostors,
+                Intent::SetImpostors,
+            ),
         ];
-        for (row, label, mut on, intent) in toggles {
-            if self.widgets.checkbox(check(row), label, &mut on) {
+        for (area, label, mut on, intent) in toggles {
+            if self.widgets.checkbox(area, label, &mut on) {
                 intents.push(intent(on));
             }
         }
@@ -244,22 +265,23 @@ impl PerfPanel {
             ("near", &mut d.near, 80.0f32),
             ("mid", &mut d.mid, 200.0),
             ("far", &mut d.far, 600.0),
-            ("impostors from", &mut d.impostor, 600.0),
+            ("impostors from", &mut d.impostor, 300.0),
         ]
         .into_iter()
         .enumerate()
         {
+            let half = (PANEL_W - 36.0) * 0.5;
             let track = Rect {
-                x: x + 12.0,
-                y: y + LOD_TOP + k as f32 * LOD_STEP,
-                w: PANEL_W - 24.0,
+                x: x + 12.0 + (k % 2) as f32 * (half + 12.0),
+                y: y + LOD_TOP + (k / 2) as f32 * LOD_STEP,
+                w: half,
                 h: 14.0,
             };
             let mut t = (*value / max).clamp(0.0, 1.0);
-            let label = if value.is_finite() {
-                format!("LOD {name}: {:.0} m", *value)
-            } else {
-                format!("LOD {name}: none")
+            let label = match (k, value.is_finite()) {
+                (3, true) => format!("{name} {:.0} m", *value),
+                (3, false) => format!("{name}: none"),
+                _ => format!("LOD {name}: {:.0} m", *value),
             };
             if self
                 .widgets
@@ -304,9 +326,7 @@ pub fn stat_lines(timings: &StageTimings, stats: &RenderStats, gpu: GpuTime) -> 
     ));
     if let Some(i) = stats.impostors {
         lines.push(format!(
-            "impostor atlas {}x{} {:.1} MB, {} in {:.0} ms",
-            i.atlas_width,
-            i.atlas_height,
+            "impostor atlas {:.1} MB, {} in {:.0} ms",
             i.atlas_bytes as f64 / 1e6,
             if i.from_cache { "loaded" } else { "baked" },
             i.bake_ms
@@ -370,8 +390,9 @@ mod tests {
 
     #[test]
     fn the_panel_and_its_frame_graph_fit_a_720_line_layout() {
-        // Four counter lines and a line per stage: the most the panel ever shows.
-        let lines = 4 + Stage::ALL.len();
+        // Five counter lines (the impostor atlas's among them) and a line per stage: the most
+        // the panel ever shows.
+        let lines = 5 + Stage::ALL.len();
         let bottom = 112.0 + panel_height(lines) + GRAPH_GAP + GRAPH_H;
         assert!(bottom <= 720.0 - 8.0, "bottom at {bottom}");
     }
