@@ -53,6 +53,7 @@ pub fn crowd_source<'a>(
         version: loader.version(),
         uniform_cap: view.uniform_cap,
         vat: view.vat,
+        impostors: view.impostors && view.lod && !view.per_agent_draws,
     })
 }
 

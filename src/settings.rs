@@ -20,7 +20,7 @@ pub struct ViewSettings {
     /// Near/mid/far meshes by distance; off draws everyone at full detail.
     #[arg(skip = true)]
     pub lod: bool,
-    /// Tint people by level of detail: red near, green mid, blue far.
+    /// Tint people by level of detail: red near, green mid, blue far, yellow impostor.
     #[arg(long)]
     pub lod_colors: bool,
     /// Switch levels of detail hard (with hysteresis only) instead of cross-fading them with a
@@ -30,6 +30,11 @@ pub struct ViewSettings {
     /// Start with the naive path: one draw per person, CPU palettes, no culling, full detail.
     #[arg(long = "naive")]
     pub per_agent_draws: bool,
+    /// Draw no impostors: far people keep the far mesh out to the far distance (by default
+    /// people past the level's `lod.impostor` are pictures from an atlas baked at start, or
+    /// read from the cache).
+    #[arg(long = "no-impostors", action = ArgAction::SetFalse)]
+    pub impostors: bool,
     /// Overrides the level's LOD distances (the performance panel's sliders).
     #[arg(skip)]
     pub lod_distances: Option<LodSettings>,
@@ -85,6 +90,7 @@ impl Default for ViewSettings {
             lod: true,
             lod_colors: false,
             lod_fade: true,
+            impostors: true,
             per_agent_draws: false,
             lod_distances: None,
             shadows: None,
@@ -115,6 +121,11 @@ impl ViewSettings {
             mid: lod.mid * q.lod_scale,
             far: lod.far * q.far_scale(),
             fade: if self.lod_fade { lod.fade } else { 0.0 },
+            impostor: if self.impostors {
+                lod.impostor * q.lod_scale
+            } else {
+                f32::INFINITY
+            },
             ..lod
         }
     }
@@ -245,6 +256,7 @@ pub enum Intent {
     SetLod(bool),
     SetLodColors(bool),
     SetLodFade(bool),
+    SetImpostors(bool),
     SetPerAgentDraws(bool),
     SetVat(bool),
     SetCullView(bool),
@@ -281,6 +293,7 @@ pub fn apply(intents: Vec<Intent>, settings: &mut Settings, game: &mut Game) -> 
             Intent::SetLod(on) => view.lod = on,
             Intent::SetLodColors(on) => view.lod_colors = on,
             Intent::SetLodFade(on) => view.lod_fade = on,
+            Intent::SetImpostors(on) => view.impostors = on,
             Intent::SetPerAgentDraws(on) => view.per_agent_draws = on,
             Intent::SetVat(on) => view.vat = on,
             Intent::SetCullView(on) => view.cull_view = on,
@@ -355,6 +368,14 @@ mod tests {
         assert_approx!(d.near, lod.near * 0.6, 1e-4);
         assert_approx!(d.mid, lod.mid * 0.6, 1e-4);
         assert_approx!(d.far, lod.far * 0.8, 1e-4, "the far distance shrinks less");
+        let with_impostors = LodSettings {
+            impostor: 60.0,
+            ..lod
+        };
+        assert_approx!(v.drawn_lod(with_impostors).impostor, 36.0, 1e-4);
+        let off = Flags::parse_from(["t", "--no-impostors"]).settings.view;
+        assert!(!off.impostors && ViewSettings::default().impostors);
+        assert_eq!(off.drawn_lod(with_impostors).impostor, f32::INFINITY);
         assert_eq!(
             v.lod_settings(lod),
             lod,

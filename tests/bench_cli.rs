@@ -27,7 +27,7 @@ fn bad_values_are_refused_before_any_work() {
         (vec!["bench", "--sizes", "99999999"], "out of range"),
         (
             vec!["bench", "--modes", "pipeline,turbo"],
-            "unknown mode `turbo`; allowed: pipeline, instanced, naive",
+            "unknown mode `turbo`; allowed: pipeline, impostor, instanced, naive",
         ),
         (vec!["bench", "--frames", "0"], "--frames"),
     ] {

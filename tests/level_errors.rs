@@ -110,6 +110,9 @@ const CASES: &[(&str, &str, &str)] = &[
     ("hysteresis: 2.0),", "hysteresis: 2.0, fade: 0.8),", 
         "levels/broken.ron:25:69: lod.fade: 0.8 is outside the allowed range 0 to 0.5",
     ),
+    ("far: 120.0, hysteresis", "far: 120.0, impostor: 10.0, hysteresis", 
+        "levels/broken.ron:25:56: lod.impostor: 10 is below near 15; allowed: near or more (impostors replace the mid and far meshes from there; at or past far 120 there are none)",
+    ),
     ("tints: [(0.7, 0.2, 0.2)]", "tints: [(0.7, -0.2, 0.2)]", 
         "levels/broken.ron:20:68: crowd.variant_groups[0].tints[0]: -0.2 is negative; colours are linear RGB, 0 or more",
     ),
@@ -226,6 +229,24 @@ fn every_broken_level_gets_its_exact_message() {
         CASES.len(),
         wrong.join("\n")
     );
+}
+
+#[test]
+fn the_impostor_distance_is_optional_and_read_when_given() {
+    let old = parse_level(MINIMAL, LABEL, root()).expect("minimal loads");
+    assert_eq!(
+        old.lod.impostor,
+        f32::INFINITY,
+        "older levels draw no impostors"
+    );
+    let with = MINIMAL.replacen("far: 120.0,", "far: 120.0, impostor: 60.0,", 1);
+    let level = parse_level(&with, LABEL, root()).expect("with impostor loads");
+    assert_eq!(level.lod.impostor, 60.0);
+    // Impostors from near on (inside the mid band), after mid, or none (at far or past it).
+    for d in ["15.0", "30.0", "40.0", "120.0", "500.0"] {
+        let src = MINIMAL.replacen("far: 120.0,", &format!("far: 120.0, impostor: {d},"), 1);
+        assert!(parse_level(&src, LABEL, root()).is_ok(), "impostor {d}");
+    }
 }
 
 #[test]

@@ -173,6 +173,7 @@ async fn shoot(
         version: 1 + vat as u64,
         uniform_cap: None,
         vat,
+        impostors: false,
     };
     s.pass.sync(ctx, &source, s.renderer.shadow_map());
     let b = &assets.bodies[body];

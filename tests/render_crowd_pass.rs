@@ -44,6 +44,7 @@ async fn run_all() -> Checks {
         version,
         uniform_cap: cap,
         vat: false,
+        impostors: false,
     };
 
     // 8 vectors leave no room for one instance: the build fails, once.

@@ -64,6 +64,7 @@ fn the_overlay_shows_the_renderers_counters_and_they_match_the_frame() {
         lod(0),
         lod(1),
         lod(2),
+        lod(3),
         counter(&report, &["culled"]) as f64,
         counter(&report, &["beyond"]) as f64,
         counter(render, &["draw_calls"]) as f64,
@@ -151,7 +152,7 @@ fn the_overlay_shows_the_renderers_counters_and_they_match_the_frame() {
     assert_eq!(counter(&report, &["drawn"]), c.visible as u64);
     assert_eq!(counter(&report, &["culled"]), c.culled as u64);
     assert_eq!(counter(&report, &["beyond"]), c.beyond as u64);
-    for k in 0..3 {
+    for k in 0..c.per_lod.len() {
         assert_eq!(lod(k) as u32, c.per_lod[k], "people at LOD {k}");
     }
     // Batches: every (LOD, submesh) list in the main pass, the near lists again in the

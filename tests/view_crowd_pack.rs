@@ -97,3 +97,54 @@ fn batches_cover_every_instance_once_at_the_edges() {
         assert_eq!(next, count);
     }
 }
+
+#[test]
+fn impostors_are_one_block_under_their_body_with_a_blob_and_no_props() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let level = load_level(&root.join("levels/plaza.ron"), root).expect("plaza");
+    let assets = CrowdAssets::load(&level, root, "levels/plaza.ron").expect("assets");
+    let crowd = Crowd::from_level(&level, 2000, 3);
+    let eye = Vec3::new(0.0, 40.0, 0.0);
+    let pack = |impostor: f32| {
+        let lod = throng::level::LodSettings {
+            impostor,
+            ..level.lod
+        };
+        let opts = CrowdPackOptions {
+            frustum: None,
+            eye,
+            lod: Some(&lod),
+            lod_colors: false,
+            show_culled: false,
+        };
+        let mut frame = CrowdFrame::default();
+        let mut state = Vec::new();
+        pack_crowd(&opts, &crowd, &assets, |_| 1.0, &mut state, &mut frame);
+        frame
+    };
+    let meshes = pack(f32::INFINITY);
+    let pictures = pack(60.0);
+    let (m, p) = (meshes.counts, pictures.counts);
+    assert_eq!(m.per_lod[3], 0, "no impostors without the distance");
+    assert!(p.per_lod[3] > 300, "{p:?}");
+    assert_eq!(m.visible, p.visible);
+    // Everyone past 60 m left the mid and far lists for the impostor list, nobody else moved.
+    assert_eq!(m.per_lod[0], p.per_lod[0]);
+    assert_eq!(
+        m.per_lod[1] + m.per_lod[2],
+        p.per_lod[1] + p.per_lod[2] + p.per_lod[3]
+    );
+    // One block each, under the body's own submesh; props and attachments only on meshes.
+    assert_eq!(pictures.instances_at(3), p.per_lod[3] as usize);
+    for (sub, list) in pictures.lists[3].iter().enumerate() {
+        if !list.is_empty() {
+            assert!(
+                assets.bodies.iter().any(|b| b.submesh == sub),
+                "submesh {sub}"
+            );
+        }
+    }
+    assert!(p.props + p.attachments < m.props + m.attachments);
+    // Impostors get blob shadows like mid and far people.
+    assert_eq!(pictures.blobs.len(), meshes.blobs.len());
+}

@@ -116,6 +116,9 @@ impl Bench<'_> {
         if let (true, Some(e)) = (view.vat, &self.crowd_pass.vat_error) {
             return Err(format!("bench mode vat: {e}"));
         }
+        if let (true, Some(e)) = (view.impostors, &self.crowd_pass.impostor_error) {
+            return Err(format!("bench mode impostor: {e}"));
+        }
         Ok((game, view))
     }
 
@@ -238,6 +241,7 @@ fn bench_view(args: &BenchArgs, mode: BenchMode) -> ViewSettings {
         per_agent_draws: mode == BenchMode::Naive,
         antialias: mode.antialiased(),
         vat: mode.uses_vat(),
+        impostors: mode.uses_impostors(),
         uniform_cap: args.max_uniform_vectors,
         sim_lod: !args.no_sim_lod && mode.culls(),
         ..ViewSettings::default()

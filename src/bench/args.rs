@@ -19,11 +19,14 @@ pub enum BenchMode {
     Vat,
     /// The pipeline with the main pass antialiased (4x multisampling): what antialiasing costs.
     PipelineAa,
+    /// The pipeline with people past the level's impostor distance drawn as impostors.
+    Impostor,
 }
 
 impl BenchMode {
-    pub const ALL: [BenchMode; 5] = [
+    pub const ALL: [BenchMode; 6] = [
         BenchMode::Pipeline,
+        BenchMode::Impostor,
         BenchMode::Instanced,
         BenchMode::Naive,
         BenchMode::Vat,
@@ -37,6 +40,7 @@ impl BenchMode {
             BenchMode::Naive => "naive",
             BenchMode::Vat => "vat",
             BenchMode::PipelineAa => "pipeline-aa",
+            BenchMode::Impostor => "impostor",
         }
     }
 
@@ -47,13 +51,18 @@ impl BenchMode {
     pub fn uses_lod(self) -> bool {
         matches!(
             self,
-            BenchMode::Pipeline | BenchMode::Vat | BenchMode::PipelineAa
+            BenchMode::Pipeline | BenchMode::Vat | BenchMode::PipelineAa | BenchMode::Impostor
         )
     }
 
     /// Every other mode draws without antialiasing, as the measurements before it did.
     pub fn antialiased(self) -> bool {
         matches!(self, BenchMode::PipelineAa)
+    }
+
+    /// Only the impostor mode draws impostors: the pipeline stays as it was measured before.
+    pub fn uses_impostors(self) -> bool {
+        matches!(self, BenchMode::Impostor)
     }
 
     pub fn uses_vat(self) -> bool {
@@ -79,8 +88,9 @@ pub struct BenchArgs {
     pub warmup: Option<u32>,
     /// Modes, comma-separated: pipeline (culling + LOD + instancing), instanced (culling +
     /// instancing), naive (one draw per person), vat (the pipeline with mid/far figures from the
-    /// vertex animation texture), pipeline-aa (the pipeline antialiased, 4x multisampling).
-    /// [default: pipeline,instanced,naive,vat,pipeline-aa; GL only]
+    /// vertex animation texture), impostor (the pipeline with impostors past the level's
+    /// `lod.impostor`; pipeline itself draws none), pipeline-aa (the pipeline antialiased, 4x
+    /// multisampling). [default: pipeline,impostor,instanced,naive,vat,pipeline-aa; GL only]
     #[arg(long, value_parser = parse_modes)]
     pub modes: Option<Modes>,
     /// Measure the simulation (and culling and packing) without a window, once per size: at
@@ -241,7 +251,7 @@ mod tests {
         );
         assert_eq!(
             parse_modes("pipeline,fast").unwrap_err(),
-            "unknown mode `fast`; allowed: pipeline, instanced, naive, vat, pipeline-aa"
+            "unknown mode `fast`; allowed: pipeline, impostor, instanced, naive, vat, pipeline-aa"
         );
     }
 }

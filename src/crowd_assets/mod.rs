@@ -5,6 +5,8 @@
 
 pub mod attach;
 pub mod clips;
+pub mod impostor_cache;
+pub mod impostor_layout;
 pub mod loader;
 pub mod lod;
 pub mod mesh;
@@ -62,6 +64,8 @@ pub struct Body {
     pub clips: [ClipRows; 7],
     /// Model units per metre of the figure.
     pub units_per_metre: f32,
+    /// The figure's standing height in metres (the level's `height`).
+    pub height: f32,
     /// Bounding sphere in metres around (0, centre_height, 0) of the figure standing at the
     /// origin: covers every baked frame of every clip, props included, at any heading.
     pub centre_height: f32,
@@ -290,6 +294,7 @@ impl CrowdAssets {
             submesh,
             clips,
             units_per_metre,
+            height: model.height,
             centre_height,
             radius,
             props,

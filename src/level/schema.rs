@@ -426,6 +426,10 @@ pub struct LodSettings {
     pub mid: f32,
     /// Beyond this agents are not drawn.
     pub far: f32,
+    /// From here to `far` people are drawn as impostors (pictures from an atlas baked at
+    /// start), in place of the mid or far mesh; at or past `far` there are none. At least
+    /// `near`. Older levels without it get none.
+    pub impostor: f32,
     /// Band around each boundary where an agent keeps its previous level, so it does not flicker.
     pub hysteresis: f32,
     /// Width of the dithered cross-fade around each boundary, as a share of that boundary's
@@ -440,6 +444,7 @@ impl Default for LodSettings {
             near: 18.0,
             mid: 45.0,
             far: 150.0,
+            impostor: f32::INFINITY,
             hysteresis: 2.0,
             fade: 0.1,
         }

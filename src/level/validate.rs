@@ -838,6 +838,17 @@ impl Checker<'_> {
                 ),
             );
         }
+        // Infinity (the default) and anything at or past `far` mean no impostors.
+        if self.clean() && (l.impostor.is_nan() || l.impostor < l.near) {
+            self.fail(
+                "lod.impostor",
+                format!(
+                    "{} is below near {}; allowed: near or more (impostors replace the mid and \
+                     far meshes from there; at or past far {} there are none)",
+                    l.impostor, l.near, l.far
+                ),
+            );
+        }
 
         let li = &level.lighting;
         for v in li.sun_direction.to_array() {

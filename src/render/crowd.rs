@@ -19,6 +19,8 @@ use macroquad::miniquad::{
 };
 
 use super::gl_raw::{self, FloatFormat, FloatTexture, GlLimits};
+use super::impostor::ImpostorGpu;
+use super::impostor_bake::BakeSources;
 use super::layer::{MainPassInfo, WorldLayer};
 use super::renderer::{compile, lighting_uniforms, SceneLight, ShadowUniforms};
 use super::RenderStats;
@@ -28,6 +30,7 @@ use crate::crowd_assets::vat_runtime::{CrowdVat, VatMesh};
 use crate::crowd_assets::CrowdAssets;
 use crate::view::crowd_pack::{batch_ranges, instances_per_batch, VEC4_PER_INSTANCE};
 use crate::view::crowd_pack::{CrowdFrame, NaiveFrame};
+use crate::view::lod::Lod;
 use crate::view::lod_fade::ShaderFade;
 
 const CROWD_VERT: &str = include_str!("shaders/crowd.vert");
@@ -38,7 +41,7 @@ const BLOB_FRAG: &str = include_str!("shaders/blob.frag");
 const LOD_FADE: &str = include_str!("shaders/lod_fade.glsl");
 
 /// A crowd fragment shader with the LOD cross-fade inserted after its `#version` line.
-fn with_lod_fade(fragment: &str) -> String {
+pub(super) fn with_lod_fade(fragment: &str) -> String {
     fragment.replacen("#version 330\n", &format!("#version 330\n{LOD_FADE}"), 1)
 }
 
@@ -112,6 +115,8 @@ pub struct CrowdGpuInfo {
     pub texture_bytes: u64,
     /// GPU bytes of the vertex animation texture (0 while the VAT path is off).
     pub vat_bytes: u64,
+    /// The impostor atlas: its size, bytes, bake (or cache read) time (None: not made).
+    pub impostors: Option<super::impostor::ImpostorInfo>,
 }
 
 pub struct CrowdRenderer {
@@ -130,6 +135,8 @@ pub struct CrowdRenderer {
     vat: Option<VatGpu>,
     /// What the VAT pipelines are compiled from.
     vat_source: VatSource,
+    /// The impostor atlas and its quad pipeline (None: impostor people use the far mesh).
+    impostors: Option<ImpostorGpu>,
 }
 
 #[derive(Clone)]
@@ -437,6 +444,7 @@ impl CrowdRenderer {
             texture_format: texture.format,
             texture_bytes: texture.bytes(),
             vat_bytes: 0,
+            impostors: None,
         };
         debug_assert_eq!(FIGURE_FLOATS * 4, 72);
         let vat_source = VatSource {
@@ -460,6 +468,7 @@ impl CrowdRenderer {
             buffers,
             vat: None,
             vat_source,
+            impostors: None,
         })
     }
 
@@ -535,6 +544,40 @@ impl CrowdRenderer {
         self.vat.is_some()
     }
 
+    /// What the impostor bake draws with: the animation texture and each body's near mesh.
+    pub fn bake_sources(&self, assets: &CrowdAssets) -> BakeSources {
+        BakeSources {
+            anim_texture: self.texture.raw(),
+            joints: assets.texture.joints,
+            meshes: assets
+                .bodies
+                .iter()
+                .map(|b| {
+                    let m = self.meshes.get(b.submesh)?[0].as_ref()?;
+                    let mut bindings = m.bindings.clone();
+                    bindings.images.clear();
+                    Some((bindings, m.index_count))
+                })
+                .collect(),
+        }
+    }
+
+    /// Draws impostor people from `impostors` (None: with the far mesh).
+    pub fn set_impostors(
+        &mut self,
+        ctx: &mut dyn RenderingBackend,
+        impostors: Option<ImpostorGpu>,
+    ) {
+        self.info.impostors = impostors.as_ref().map(|i| i.info);
+        if let Some(old) = std::mem::replace(&mut self.impostors, impostors) {
+            old.delete(ctx);
+        }
+    }
+
+    pub fn impostor_info(&self) -> Option<super::impostor::ImpostorInfo> {
+        self.impostors.as_ref().map(|i| i.info)
+    }
+
     /// Frees the GPU resources (before a rebuild for other crowd assets or uniform cap).
     pub fn delete(self, ctx: &mut dyn RenderingBackend) {
         for b in self.buffers {
@@ -549,6 +592,9 @@ impl CrowdRenderer {
         }
         if let Some(v) = self.vat {
             v.delete(ctx);
+        }
+        if let Some(i) = self.impostors {
+            i.delete(ctx);
         }
         self.texture.delete();
     }
@@ -620,6 +666,10 @@ impl CrowdRenderer {
         if lists.iter().all(Vec::is_empty) {
             return;
         }
+        // Impostor people are drawn with the far mesh while there is no atlas; they keep the
+        // impostor level's fade bands.
+        let level = lod;
+        let lod = lod.min(Lod::MESHES - 1);
         let per_batch = self.info.per_batch as usize;
         // Which program is current: Some(true) the VAT one, Some(false) the matrix one.
         let mut applied: Option<bool> = None;
@@ -650,7 +700,7 @@ impl CrowdRenderer {
                 ctx.apply_pipeline(&pipeline);
                 applied = Some(vat.is_some());
                 let l = self.bind_textures();
-                set_fade(&l, &frame.fade, lod);
+                set_fade(&l, &frame.fade, level);
                 locs = Some(l);
             }
             let (Some(locs), Some(mesh)) = (locs, self.meshes[submesh][lod].as_ref()) else {
@@ -843,11 +893,12 @@ impl WorldLayer for CrowdLayer<'_> {
         stats.texture_bytes += self.renderer.info.texture_bytes + self.renderer.info.vat_bytes;
         match self.draw {
             CrowdDraw::Instanced(frame) => {
-                for lod in 0..3 {
+                for lod in 0..Lod::MESHES {
                     stats.instances_per_lod[lod] += frame.counts.per_lod[lod];
                     self.renderer
                         .draw_lists(ctx, (frame, lod), false, &uniforms, stats);
                 }
+                self.draw_impostors(ctx, frame, &uniforms, stats);
                 if pass.shadows_on {
                     self.renderer
                         .draw_blobs(ctx, &frame.blobs, &uniforms.view_proj, stats);
@@ -858,6 +909,31 @@ impl WorldLayer for CrowdLayer<'_> {
                 self.renderer
                     .draw_naive(ctx, frame, false, &uniforms, stats);
             }
+        }
+    }
+}
+
+impl CrowdLayer<'_> {
+    /// Impostor people from the atlas, or with the far mesh while there is none.
+    fn draw_impostors(
+        &mut self,
+        ctx: &mut dyn RenderingBackend,
+        frame: &CrowdFrame,
+        uniforms: &CrowdLitUniforms,
+        stats: &mut RenderStats,
+    ) {
+        let imp = Lod::Impostor.index();
+        stats.instances_per_lod[imp] += frame.counts.per_lod[imp];
+        let lists = &frame.lists[imp];
+        if let Some(gpu) = &self.renderer.impostors {
+            stats.impostors = Some(gpu.info);
+            stats.texture_bytes += gpu.info.atlas_bytes;
+        }
+        match &self.renderer.impostors {
+            Some(gpu) => gpu.draw(ctx, lists, &frame.fade, uniforms, stats),
+            None => self
+                .renderer
+                .draw_lists(ctx, (frame, imp), false, uniforms, stats),
         }
     }
 }

@@ -7,6 +7,7 @@ use macroquad::miniquad::{RenderingBackend, TextureId};
 
 use super::crowd::{CrowdDraw, CrowdGpuInfo, CrowdLayer, CrowdRenderer};
 use super::gl_raw::query_limits;
+use super::impostor::{ImpostorGpu, ImpostorInfo};
 use crate::crowd_assets::vat_runtime::{CrowdVat, VAT_LODS};
 use crate::view::render_world::{CrowdInstances, CrowdSource};
 
@@ -19,6 +20,10 @@ pub struct CrowdPass {
     builds: u32,
     /// The VAT was tried for the current renderer (a failed bake is not retried every frame).
     vat_tried: bool,
+    /// The impostor atlas was tried for the current renderer (baked or loaded once).
+    impostors_tried: bool,
+    /// Why impostor people are drawn with the far mesh although impostors are on.
+    pub impostor_error: Option<String>,
     /// Why the VAT path is not in use although asked for.
     pub vat_error: Option<String>,
     /// Why the skinned crowd is not drawn although its assets loaded.
@@ -41,6 +46,8 @@ impl CrowdPass {
             }
             self.built_for = Some(wanted);
             self.vat_tried = false;
+            self.impostors_tried = false;
+            self.impostor_error = None;
             self.error = None;
             self.builds += 1;
             match CrowdRenderer::new(
@@ -58,6 +65,47 @@ impl CrowdPass {
             }
         }
         self.set_vat(ctx, source);
+        self.set_impostors(ctx, source, shadow_map);
+    }
+
+    /// Bakes (or loads from the cache) the impostor atlas the first time impostors are on for
+    /// this renderer; it is kept while they are switched off.
+    fn set_impostors(
+        &mut self,
+        ctx: &mut dyn RenderingBackend,
+        source: &CrowdSource,
+        shadow_map: TextureId,
+    ) {
+        let Some(renderer) = &mut self.renderer else {
+            return;
+        };
+        if !source.impostors || self.impostors_tried {
+            return;
+        }
+        self.impostors_tried = true;
+        let sources = renderer.bake_sources(source.assets);
+        let built = ImpostorGpu::new(
+            ctx,
+            source.assets,
+            &sources,
+            query_limits().max_texture_size,
+            renderer.info.uniform_vectors,
+            shadow_map,
+        );
+        match built {
+            Ok(gpu) => renderer.set_impostors(ctx, Some(gpu)),
+            Err(e) => {
+                eprintln!("throng: impostors: {e} (impostor people use the far mesh)");
+                self.impostor_error = Some(e);
+            }
+        }
+    }
+
+    /// The impostor atlas in use (None: not baked, or it failed).
+    pub fn impostor_info(&self) -> Option<ImpostorInfo> {
+        self.renderer
+            .as_ref()
+            .and_then(CrowdRenderer::impostor_info)
     }
 
     /// Switches mid and far figures between the vertex animation texture and the matrix

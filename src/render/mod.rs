@@ -5,6 +5,8 @@ pub mod frame;
 pub mod gl_raw;
 pub mod gpu_timer;
 pub mod hero;
+pub mod impostor;
+pub mod impostor_bake;
 pub mod layer;
 pub mod msaa;
 mod renderer;

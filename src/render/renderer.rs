@@ -178,8 +178,8 @@ pub struct RenderStats {
     pub draw_calls: u32,
     pub triangles: u64,
     pub marker_instances: u32,
-    /// Instances drawn at near, mid and far detail.
-    pub instances_per_lod: [u32; 3],
+    /// Instances drawn at near, mid and far detail and as impostors.
+    pub instances_per_lod: [u32; crate::view::lod::Lod::DRAWN.len()],
     /// Bytes of uniforms sent this frame.
     pub uniform_bytes: u64,
     /// Instanced crowd draws (each a batch of at most the block size).
@@ -195,6 +195,8 @@ pub struct RenderStats {
     pub texture_uploads: u32,
     /// Samples per pixel of the main pass (1: not antialiased).
     pub msaa_samples: u32,
+    /// The impostor atlas in use (None: impostors off or not baked).
+    pub impostors: Option<super::impostor::ImpostorInfo>,
 }
 
 /// One level of detail of the stand-in people: its mesh and the instance buffer feeding it.

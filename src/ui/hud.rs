@@ -114,11 +114,12 @@ pub fn people_line(p: &PeopleCounts, target: usize, stats: &RenderStats) -> Stri
         String::new()
     };
     format!(
-        "people {total}{towards} = drawn {} (near {} mid {} far {})  culled {}  beyond far {}{spawning}  draws {}  tris {}",
+        "people {total}{towards} = drawn {} (near {} mid {} far {} imp {})  culled {}  beyond far {}{spawning}  draws {}  tris {}",
         p.drawn,
         stats.instances_per_lod[0],
         stats.instances_per_lod[1],
         stats.instances_per_lod[2],
+        stats.instances_per_lod[3],
         p.culled,
         p.beyond,
         stats.draw_calls,

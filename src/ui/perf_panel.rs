@@ -16,19 +16,19 @@ use crate::view::heat_map::HeatView;
 const PANEL_W: f32 = 340.0;
 const TEXT: Color = Color::new(1.0, 1.0, 1.0, 1.0);
 /// Height of the controls above the statistics lines.
-const CONTROLS_H: f32 = 364.0;
+const CONTROLS_H: f32 = 328.0;
 const STAT_LINE: f32 = 16.0;
 const STAT_FONT: f32 = 16.0;
 const GRAPH_GAP: f32 = 4.0;
 const GRAPH_H: f32 = 64.0;
 
-/// The LOD sliders' first track and the step between them.
-const LOD_TOP: f32 = 296.0;
-const LOD_STEP: f32 = 22.0;
-// The last checkbox row (11, 16 high from 78 + 18 per row) ends above the first LOD slider.
-const _: () = assert!(78.0 + 11.0 * 18.0 + 16.0 <= LOD_TOP);
+/// The LOD sliders' first track and the step between their rows (two sliders a row).
+const LOD_TOP: f32 = 282.0;
+const LOD_STEP: f32 = 24.0;
+// The last checkbox row (10, 16 high from 78 + 18 per row) ends above the first LOD slider.
+const _: () = assert!(78.0 + 10.0 * 18.0 + 16.0 <= LOD_TOP);
 // The last LOD slider's track (14 high) ends above the statistics lines.
-const _: () = assert!(LOD_TOP + 2.0 * LOD_STEP + 14.0 < CONTROLS_H);
+const _: () = assert!(LOD_TOP + LOD_STEP + 14.0 < CONTROLS_H);
 
 /// The panel's height without the frame graph, for `stat_count` statistics lines.
 fn panel_height(stat_count: usize) -> f32 {
@@ -54,7 +54,7 @@ fn cap_label(cap: Option<u32>) -> String {
 }
 
 /// A checkbox row: its row, label, current value and the intent a click asks for.
-type Toggle<'a> = (f32, &'a str, bool, fn(bool) -> Intent);
+type Toggle<'a> = (Rect, &'a str, bool, fn(bool) -> Intent);
 
 /// What the panel shows this frame.
 pub struct PanelFrame<'a> {
@@ -178,61 +178,83 @@ impl PerfPanel {
             w: PANEL_W - 24.0,
             h: 16.0,
         };
+        // Two short toggles share a row.
+        let half = |row: f32, right: bool| Rect {
+            x: x + 12.0 + if right { 170.0 } else { 0.0 },
+            w: 150.0,
+            ..check(row)
+        };
         let v = f.view;
-        let toggles: [Toggle; 10] = [
+        let toggles: [Toggle; 11] = [
             (
-                0.0,
+                check(0.0),
                 "frustum culling",
                 v.frustum_culling,
                 Intent::SetFrustumCulling,
             ),
-            (1.0, "sun shadows", f.shadows, Intent::SetShadows),
-            (2.0, "LOD (near/mid/far meshes)", v.lod, Intent::SetLod),
             (
-                3.0,
-                "LOD colours (red/green/blue)",
+                half(1.0, false),
+                "sun shadows",
+                f.shadows,
+                Intent::SetShadows,
+            ),
+            (
+                check(2.0),
+                "LOD (near/mid/far meshes)",
+                v.lod,
+                Intent::SetLod,
+            ),
+            (
+                check(3.0),
+                "LOD colours (r/g/b, impostor yellow)",
                 v.lod_colors,
                 Intent::SetLodColors,
             ),
             (
-                4.0,
+                check(4.0),
                 "one draw per person (naive)",
                 v.per_agent_draws,
                 Intent::SetPerAgentDraws,
             ),
             (
-                5.0,
+                check(5.0),
                 "mid/far from VAT (vertex anim.)",
                 v.vat,
                 Intent::SetVat,
             ),
             (
-                7.0,
+                check(7.0),
                 "culling view from a 2nd camera (F7)",
                 v.cull_view,
                 Intent::SetCullView,
             ),
             (
-                8.0,
+                check(8.0),
                 "sim LOD (unseen: every 4th step)",
                 v.sim_lod,
                 Intent::SetSimLod,
             ),
             (
-                9.0,
-                "antialiasing (4x multisampling)",
+                half(9.0, false),
+                "antialiasing",
                 v.antialias,
                 Intent::SetAntialias,
             ),
             (
-                10.0,
-                "LOD cross-fade (dithered)",
+                half(9.0, true),
+                "LOD cross-fade",
                 v.lod_fade,
                 Intent::SetLodFade,
             ),
+            (
+                half(1.0, true),
+                "impostors",
+                v.impostors,
+                Intent::SetImpostors,
+            ),
         ];
-        for (row, label, mut on, intent) in toggles {
-            if self.widgets.checkbox(check(row), label, &mut on) {
+        for (area, label, mut on, intent) in toggles {
+            if self.widgets.checkbox(area, label, &mut on) {
                 intents.push(intent(on));
             }
         }
@@ -246,7 +268,7 @@ impl PerfPanel {
         {
             intents.push(Intent::SetUniformCap(caps.get(index).copied().flatten()));
         }
-        self.level_rows(f.panels, check(11.0), intents);
+        self.level_rows(f.panels, check(10.0), intents);
         if let Some(d) = self.lod_sliders(f.lod, x, y) {
             intents.push(Intent::SetLodDistances(d));
         }
@@ -280,25 +302,32 @@ impl PerfPanel {
         }
     }
 
-    /// The three LOD distance sliders; the new distances when one moved.
+    /// The LOD distance sliders (near, mid, far, impostors from); the new distances when one
+    /// moved.
     fn lod_sliders(&mut self, mut d: LodSettings, x: f32, y: f32) -> Option<LodSettings> {
         let mut changed_lod = false;
         for (k, (name, value, max)) in [
             ("near", &mut d.near, 80.0f32),
             ("mid", &mut d.mid, 200.0),
             ("far", &mut d.far, 600.0),
+            ("impostors from", &mut d.impostor, 300.0),
         ]
         .into_iter()
         .enumerate()
         {
+            let half = (PANEL_W - 36.0) * 0.5;
             let track = Rect {
-                x: x + 12.0,
-                y: y + LOD_TOP + k as f32 * LOD_STEP,
-                w: PANEL_W - 24.0,
+                x: x + 12.0 + (k % 2) as f32 * (half + 12.0),
+                y: y + LOD_TOP + (k / 2) as f32 * LOD_STEP,
+                w: half,
                 h: 14.0,
             };
             let mut t = (*value / max).clamp(0.0, 1.0);
-            let label = format!("LOD {name}: {:.0} m", *value);
+            let label = match (k, value.is_finite()) {
+                (3, true) => format!("{name} {:.0} m", *value),
+                (3, false) => format!("{name}: none"),
+                _ => format!("LOD {name}: {:.0} m", *value),
+            };
             if self
                 .widgets
                 .slider(LOD_SLIDER + k as u32, track, &label, &mut t)
@@ -310,6 +339,7 @@ impl PerfPanel {
         // Keep the bands in order: near < mid < far.
         d.mid = d.mid.max(d.near + 1.0);
         d.far = d.far.max(d.mid + 1.0);
+        d.impostor = d.impostor.max(d.near);
         changed_lod.then_some(d)
     }
 }
@@ -318,13 +348,16 @@ impl PerfPanel {
 /// timings (what `--stats-out` reports as shown).
 pub fn stat_lines(timings: &StageTimings, stats: &RenderStats, gpu: GpuTime) -> Vec<String> {
     let mut lines = vec![format!(
-        "draws {}  tris {}  people {} ({}/{}/{})",
+        "draws {}  tris {}  people {} ({})",
         stats.draw_calls,
         stats.triangles,
         stats.instances_per_lod.iter().sum::<u32>(),
-        stats.instances_per_lod[0],
-        stats.instances_per_lod[1],
-        stats.instances_per_lod[2]
+        stats
+            .instances_per_lod
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join("/")
     )];
     lines.push(format!(
         "batches {}  uniforms {:.1} KB  textures {:.1} MB",
@@ -336,6 +369,14 @@ pub fn stat_lines(timings: &StageTimings, stats: &RenderStats, gpu: GpuTime) -> 
         "uploads: palettes {}  morphs {}  textures {}",
         stats.palette_uploads, stats.morph_uploads, stats.texture_uploads
     ));
+    if let Some(i) = stats.impostors {
+        lines.push(format!(
+            "impostor atlas {:.1} MB, {} in {:.0} ms",
+            i.atlas_bytes as f64 / 1e6,
+            if i.from_cache { "loaded" } else { "baked" },
+            i.bake_ms
+        ));
+    }
     lines.push(match gpu {
         GpuTime::Millis(ms) => format!("{:<16} {:>7.2} ms", "GPU world passes", ms),
         GpuTime::Pending => "GPU world passes   pending".to_string(),
@@ -394,8 +435,9 @@ mod tests {
 
     #[test]
     fn the_panel_and_its_frame_graph_fit_a_720_line_layout() {
-        // Four counter lines and a line per stage: the most the panel ever shows.
-        let lines = 4 + Stage::ALL.len();
+        // Five counter lines (the impostor atlas's among them) and a line per stage: the most
+        // the panel ever shows.
+        let lines = 5 + Stage::ALL.len();
         let bottom = 112.0 + panel_height(lines) + GRAPH_GAP + GRAPH_H;
         assert!(bottom <= 720.0 - 8.0, "bottom at {bottom}");
     }

@@ -51,7 +51,7 @@ pub struct CrowdCounts {
     /// Not shown yet (scale 0: waiting to pop in).
     pub spawning: u32,
     /// People per level, each counted once at the level covering most of them.
-    pub per_lod: [u32; 3],
+    pub per_lod: [u32; Lod::DRAWN.len()],
     /// People inside a cross-fade band between two drawn levels: listed at both.
     pub fading: u32,
     /// Prop instances listed (all levels).
@@ -60,11 +60,13 @@ pub struct CrowdCounts {
     pub attachments: u32,
 }
 
-/// Instance lists of one frame: `lists[lod][submesh]` holds packed blocks.
+/// Instance lists of one frame: `lists[lod][submesh]` holds packed blocks. Impostors are
+/// listed under their body's submesh (the body picks its part of the atlas); props and
+/// per-person attachments are not drawn on impostors (too small to see there).
 #[derive(Debug, Clone, Default)]
 pub struct CrowdFrame {
-    pub lists: [Vec<Vec<[f32; 4]>>; 3],
-    /// Blob shadows under mid and far people: (x, z, radius, darkness).
+    pub lists: [Vec<Vec<[f32; 4]>>; Lod::DRAWN.len()],
+    /// Blob shadows under mid, far and impostor people: (x, z, radius, darkness).
     pub blobs: Vec<[f32; 4]>,
     pub counts: CrowdCounts,
     /// How the levels' shaders split the pixels of people drawn at two levels.
@@ -271,6 +273,10 @@ fn push_person(
 ) {
     let push = |list: &mut Vec<[f32; 4]>| push_block(list, block.world, block.tint, block.anim);
     push(&mut out.lists[l][body.submesh]);
+    // The impostor atlas holds bodies as always worn; per-person props are not drawn on it.
+    if l == Lod::Impostor.index() {
+        return;
+    }
     let mut bits = variant.props;
     let group = assets.group_props.get(variant.group as usize);
     while bits != 0 {

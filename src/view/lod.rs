@@ -10,11 +10,15 @@ pub enum Lod {
     Near = 0,
     Mid = 1,
     Far = 2,
-    Beyond = 3,
+    /// A camera-facing picture from the impostor atlas (one quad per person).
+    Impostor = 3,
+    Beyond = 4,
 }
 
 impl Lod {
-    pub const DRAWN: [Lod; 3] = [Lod::Near, Lod::Mid, Lod::Far];
+    pub const DRAWN: [Lod; 4] = [Lod::Near, Lod::Mid, Lod::Far, Lod::Impostor];
+    /// The levels drawn from meshes (the impostor is a picture).
+    pub const MESHES: usize = 3;
 
     pub fn index(self) -> usize {
         self as usize
@@ -30,9 +34,19 @@ impl Lod {
 }
 
 /// Where each drawn level ends, in metres: `ends[k]` is the boundary between `Lod::DRAWN[k]` and
-/// the next coarser level.
+/// the next coarser level. Past `impostor` every drawn person is an impostor, whichever mesh the
+/// distance would pick (impostors may start inside the mid band), so a level can be empty: its
+/// end equals the one before (Far when impostors start before `mid`, Impostor when `impostor`
+/// is at or past `far`, which means none).
 pub fn level_ends(s: &LodSettings) -> [f32; Lod::DRAWN.len()] {
-    [s.near, s.mid, s.far]
+    let impostor = s.impostor.max(s.near);
+    [s.near, s.mid.min(impostor), s.far.min(impostor), s.far]
+}
+
+/// True when level `k` of `ends` covers some distance.
+pub fn level_present(ends: &[f32; Lod::DRAWN.len()], k: usize) -> bool {
+    let start = if k == 0 { 0.0 } else { ends[k - 1] };
+    ends[k] > start
 }
 
 /// The level for `distance` with no memory of the last frame.
@@ -71,6 +85,7 @@ mod tests {
             near: 10.0,
             mid: 30.0,
             far: 80.0,
+            impostor: 60.0,
             hysteresis: 2.0,
             ..Default::default()
         }
@@ -79,12 +94,33 @@ mod tests {
     #[test]
     fn far_from_boundaries_the_level_follows_distance() {
         let s = settings();
-        for prev in [Lod::Near, Lod::Mid, Lod::Far, Lod::Beyond] {
+        for prev in [Lod::Near, Lod::Mid, Lod::Far, Lod::Impostor, Lod::Beyond] {
             assert_eq!(select_lod(5.0, prev, &s), Lod::Near);
             assert_eq!(select_lod(20.0, prev, &s), Lod::Mid);
             assert_eq!(select_lod(50.0, prev, &s), Lod::Far);
+            assert_eq!(select_lod(70.0, prev, &s), Lod::Impostor);
             assert_eq!(select_lod(100.0, prev, &s), Lod::Beyond);
         }
+    }
+
+    #[test]
+    fn an_impostor_distance_at_or_past_far_means_no_impostors() {
+        let mut s = settings();
+        for impostor in [80.0, 500.0, f32::INFINITY] {
+            s.impostor = impostor;
+            assert_eq!(select_lod(79.0, Lod::Far, &s), Lod::Far, "{impostor}");
+            assert_eq!(select_lod(70.0, Lod::Impostor, &s), Lod::Far, "{impostor}");
+            assert_eq!(select_lod(90.0, Lod::Far, &s), Lod::Beyond, "{impostor}");
+        }
+        // Impostors straight after mid: no far mesh at all.
+        s.impostor = s.mid;
+        assert_eq!(select_lod(35.0, Lod::Mid, &s), Lod::Impostor);
+        // Impostors inside the mid band take over from the mid mesh there.
+        s.impostor = 20.0;
+        assert_eq!(select_lod(15.0, Lod::Near, &s), Lod::Mid);
+        assert_eq!(select_lod(25.0, Lod::Mid, &s), Lod::Impostor);
+        assert_eq!(select_lod(50.0, Lod::Far, &s), Lod::Impostor);
+        assert_eq!(select_lod(5.0, Lod::Impostor, &s), Lod::Near);
     }
 
     #[test]
@@ -128,10 +164,11 @@ mod tests {
     #[test]
     fn each_level_ends_where_the_next_begins() {
         let s = settings();
-        assert_eq!(level_ends(&s), [10.0, 30.0, 80.0]);
+        assert_eq!(level_ends(&s), [10.0, 30.0, 60.0, 80.0]);
         assert_eq!(Lod::Near.coarser(), Lod::Mid);
         assert_eq!(Lod::Mid.coarser(), Lod::Far);
-        assert_eq!(Lod::Far.coarser(), Lod::Beyond);
+        assert_eq!(Lod::Far.coarser(), Lod::Impostor);
+        assert_eq!(Lod::Impostor.coarser(), Lod::Beyond);
         assert_eq!(Lod::Beyond.coarser(), Lod::Beyond);
         assert_eq!(classify(9.99, &s), Lod::Near);
         assert_eq!(classify(10.0, &s), Lod::Mid);

@@ -10,7 +10,7 @@
 //! level (`render/shaders/lod_fade.glsl`). Without a band (`fade` 0) the hysteresis of
 //! `select_lod` decides, as a hard switch.
 
-use super::lod::{classify, level_ends, select_lod, Lod};
+use super::lod::{classify, level_ends, level_present, select_lod, Lod};
 use crate::level::LodSettings;
 
 /// Levels of detail that are drawn.
@@ -111,10 +111,9 @@ impl LodFade {
         }
         for (k, band) in self.bands.iter().enumerate() {
             if let Some(b) = band.filter(|b| b.contains(distance)) {
-                let finer = Lod::DRAWN[k];
                 return LodBlend {
-                    finer,
-                    coarser: finer.coarser(),
+                    finer: Lod::DRAWN[k],
+                    coarser: next_present(&level_ends(&self.settings), k),
                     share: b.coarser_share(distance),
                 };
             }
@@ -128,8 +127,10 @@ impl LodFade {
     /// (start, end) and the band it fades out over (start, end); a band of zero width is none.
     pub fn shader_bands(&self) -> [[f32; 4]; DRAWN_LEVELS] {
         let span = |b: Option<FadeBand>| b.map_or([0.0, 0.0], |b| [b.start, b.end]);
+        let ends = level_ends(&self.settings);
         std::array::from_fn(|k| {
-            let fade_in = span(k.checked_sub(1).and_then(|i| self.bands[i]));
+            let before = (0..k).rev().find(|&i| level_present(&ends, i));
+            let fade_in = span(before.and_then(|i| self.bands[i]));
             let fade_out = span(self.bands[k]);
             [fade_in[0], fade_in[1], fade_out[0], fade_out[1]]
         })
@@ -145,9 +146,15 @@ pub fn fade_bands(s: &LodSettings) -> [Option<FadeBand>; DRAWN_LEVELS] {
         if s.fade.is_nan() || s.fade <= 0.0 {
             return None;
         }
+        if !level_present(&ends, k) {
+            return None;
+        }
         let end = ends[k];
         let below = end - if k == 0 { 0.0 } else { ends[k - 1] };
-        let above = ends.get(k + 1).map_or(f32::INFINITY, |next| next - end);
+        let above = match next_present(&ends, k) {
+            Lod::Beyond => f32::INFINITY,
+            next => ends[next.index()] - end,
+        };
         let half = (s.fade * end * 0.5)
             .max(s.hysteresis * 0.5)
             .min(below * 0.5)
@@ -157,6 +164,13 @@ pub fn fade_bands(s: &LodSettings) -> [Option<FadeBand>; DRAWN_LEVELS] {
             end: end + half,
         })
     })
+}
+
+/// The first level after `k` that covers some distance (empty levels are skipped), else `Beyond`.
+fn next_present(ends: &[f32; DRAWN_LEVELS], k: usize) -> Lod {
+    (k + 1..DRAWN_LEVELS)
+        .find(|&i| level_present(ends, i))
+        .map_or(Lod::Beyond, |i| Lod::DRAWN[i])
 }
 
 /// What the crowd shaders need to recompute the coverages: the eye the distances were measured
@@ -200,6 +214,7 @@ mod tests {
             far: 200.0,
             hysteresis: 2.0,
             fade: 0.1,
+            ..LodSettings::default()
         }
     }
 

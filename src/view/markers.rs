@@ -10,11 +10,12 @@ use crate::level::LodSettings;
 pub const MARKER_FLOATS: usize = 7;
 /// Height of a marker person in metres (the bounding sphere is centred halfway up).
 pub const MARKER_HEIGHT: f32 = 1.75;
-/// Tints of the LOD debug mode: near, mid, far.
-pub const LOD_COLORS: [Vec3; 3] = [
+/// Tints of the LOD debug mode: near, mid, far, impostor.
+pub const LOD_COLORS: [Vec3; Lod::DRAWN.len()] = [
     Vec3::new(0.9, 0.25, 0.2),
     Vec3::new(0.25, 0.8, 0.3),
     Vec3::new(0.25, 0.4, 0.95),
+    Vec3::new(0.95, 0.8, 0.15),
 ];
 
 /// How markers are selected for drawing this frame.
@@ -89,7 +90,9 @@ pub fn pack_markers(
         } else {
             *c
         };
-        out[lod.index()].extend_from_slice(&[p.x, p.y, *h, scale, tint.x, tint.y, tint.z]);
+        // Stand-ins have no impostor picture: they stay in the far bucket.
+        let bucket = lod.index().min(out.len() - 1);
+        out[bucket].extend_from_slice(&[p.x, p.y, *h, scale, tint.x, tint.y, tint.z]);
     }
     counts
 }
@@ -165,6 +168,7 @@ mod tests {
             near: 10.0,
             mid: 30.0,
             far: 80.0,
+            impostor: f32::INFINITY,
             hysteresis: 2.0,
             ..Default::default()
         };

@@ -55,6 +55,8 @@ pub struct CrowdSource<'a> {
     pub uniform_cap: Option<u32>,
     /// Mid and far figures read the vertex animation texture.
     pub vat: bool,
+    /// Impostor people are drawn from the impostor atlas (baked or loaded on first use).
+    pub impostors: bool,
 }
 
 /// How many people this frame shows, leaves out by culling, leaves out beyond the far

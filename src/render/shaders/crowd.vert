@@ -2,6 +2,8 @@
 //   #version 330, #define INFLUENCES n (4 near, 2 mid, 1 far), #define MAX_INSTANCES n,
 //   #define NAIVE for the one-draw-per-person yardstick, and #define VAT for figures whose
 //   skinned vertices are read from the vertex animation texture (crowd_assets/vat_runtime.rs owns its layout).
+//   #define IMPOSTOR_BAKE (with BAKE_VIEWS n) draws one body into the impostor atlas: instance i
+//   is view i, placed in its cell (render/impostor_bake.rs, crowd_assets/impostor_layout.rs).
 //
 // Instance block (5 vec4, see view/crowd_pack.rs): rows 0..2 of the 3x4 world matrix, tint
 // (rgb, a = strength; a > 1.5 paints the whole figure, the LOD debug mode), animation
@@ -20,7 +22,16 @@ uniform mat4 view_proj;
 uniform vec4 palette[MAX_JOINTS * 3];
 uniform vec4 single[5];
 #else
+#ifdef IMPOSTOR_BAKE
+// x: metres per model unit, y: the frame position baked; per view its projection into the cell
+// and the cell's place in the atlas (centre, half size in device coordinates).
+uniform vec4 bake_body;
+uniform mat4 bake_view[BAKE_VIEWS];
+uniform vec4 bake_place[BAKE_VIEWS];
+out float v_class;
+#else
 uniform vec4 instances[MAX_INSTANCES * 5];
+#endif
 uniform sampler2D anim_tex;
 #endif
 #ifdef VAT
@@ -48,7 +59,19 @@ void add_joint(int j, float w, vec4 anim) {
     r2 += palette[j * 3 + 2] * w;
 }
 #else
+#ifdef IMPOSTOR_BAKE
+// The body in its own frame, in metres, untinted, at the baked frame.
+vec4 block(int k) {
+    float s = bake_body.x;
+    if (k == 0) return vec4(s, 0.0, 0.0, 0.0);
+    if (k == 1) return vec4(0.0, s, 0.0, 0.0);
+    if (k == 2) return vec4(0.0, 0.0, s, 0.0);
+    if (k == 3) return vec4(0.0);
+    return vec4(bake_body.y, bake_body.y, 0.0, 0.0);
+}
+#else
 vec4 block(int k) { return instances[gl_InstanceID * 5 + k]; }
+#endif
 
 // Joint j at a fractional frame position, interpolated between the two nearest rows.
 void add_frame(int j, float frame, float w) {
@@ -138,6 +161,20 @@ void main() {
         : in_tint > 1.5 ? skin : mix(in_color, tint.rgb, in_tint * tint.a);
     v_color = tint.a > 1.5 ? tint.rgb : own;
     v_world = world;
+#ifdef IMPOSTOR_BAKE
+    // Base colour without tint and the tint class: the impostor applies each person's own.
+    v_color = in_color;
+    v_class = in_tint;
+    vec4 cell = bake_view[gl_InstanceID] * vec4(world, 1.0);
+    vec4 place = bake_place[gl_InstanceID];
+    gl_Position = vec4(place.xy + cell.xy * place.zw, cell.z, 1.0);
+    // Clip to the cell so nothing spills into a neighbour.
+    gl_ClipDistance[0] = 1.0 - cell.x;
+    gl_ClipDistance[1] = 1.0 + cell.x;
+    gl_ClipDistance[2] = 1.0 - cell.y;
+    gl_ClipDistance[3] = 1.0 + cell.y;
+#else
     v_origin = vec3(w0.w, w1.w, w2.w);
     gl_Position = view_proj * vec4(world, 1.0);
+#endif
 }

@@ -57,9 +57,18 @@ void main() {
 #ifdef LOD_FADE
     if (lod_faded_out()) discard;
 #endif
+#ifdef IMPOSTOR
+    // A picture from the impostor atlas (impostor.glsl, prepended): its colour with this
+    // person's tint and skin tone, and its normal turned to the person's heading.
+    vec3 albedo;
+    vec3 n;
+    if (!impostor_surface(albedo, n)) discard;
+    vec3 c = shade(albedo, n);
+#else
     vec3 n = normalize(v_normal);
     if (!gl_FrontFacing) n = -n;
     vec3 c = shade(v_color, n);
+#endif
     float d = length(v_world - eye);
     float fog = clamp((d - fog_distance * 0.35) / fog_distance, 0.0, 0.85);
     c = mix(c, sky_color, fog * fog);
