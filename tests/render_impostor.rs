@@ -115,6 +115,9 @@ fn an_impostor_looks_like_the_far_mesh_and_its_atlas_is_cached() {
             level_arg,
             "--paused",
             "--no-adaptive-quality",
+            // Colours are compared over the person's pixels: multisampled edges would blend
+            // them with the paving.
+            "--no-aa",
             "--frames",
             "3",
             "--screenshot",

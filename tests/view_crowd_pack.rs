@@ -106,8 +106,11 @@ fn impostors_are_one_block_under_their_body_with_a_blob_and_no_props() {
     let crowd = Crowd::from_level(&level, 2000, 3);
     let eye = Vec3::new(0.0, 40.0, 0.0);
     let pack = |impostor: f32| {
+        // A hard switch, so each person is listed once (the fade's double listing is tested
+        // with the fade).
         let lod = throng::level::LodSettings {
             impostor,
+            fade: 0.0,
             ..level.lod
         };
         let opts = CrowdPackOptions {

@@ -16,14 +16,14 @@ use crate::view::heat_map::HeatView;
 const PANEL_W: f32 = 340.0;
 const TEXT: Color = Color::new(1.0, 1.0, 1.0, 1.0);
 /// Height of the controls above the statistics lines.
-const CONTROLS_H: f32 = 328.0;
+const CONTROLS_H: f32 = 340.0;
 const STAT_LINE: f32 = 16.0;
 const STAT_FONT: f32 = 16.0;
 const GRAPH_GAP: f32 = 4.0;
 const GRAPH_H: f32 = 64.0;
 
 /// The LOD sliders' first track and the step between their rows (two sliders a row).
-const LOD_TOP: f32 = 282.0;
+const LOD_TOP: f32 = 294.0;
 const LOD_STEP: f32 = 24.0;
 // The last checkbox row (10, 16 high from 78 + 18 per row) ends above the first LOD slider.
 const _: () = assert!(78.0 + 10.0 * 18.0 + 16.0 <= LOD_TOP);

@@ -311,25 +311,46 @@ mod tests {
 
     #[test]
     fn each_level_fades_in_and_out_continuously_and_monotonically() {
-        let fade = LodFade::new(&settings());
-        for lod in Lod::DRAWN {
-            let mut last = coverage_of(&fade.pick(0.0, Lod::Near), lod);
-            let mut rising = true;
-            let mut turns = 0;
-            for d in sweep().skip(1) {
-                let c = coverage_of(&fade.pick(d, Lod::Near), lod);
-                // 1 cm moves a share by at most 1 cm / the narrowest band (2 m).
-                assert!(
-                    (c - last).abs() <= 0.01 / 2.0 + 1e-4,
-                    "{lod:?} jumps at {d} m"
-                );
-                if (rising && c < last) || (!rising && c > last) {
-                    rising = !rising;
-                    turns += 1;
+        // Without impostors (the Impostor level is empty), with impostors past the mid band,
+        // and with impostors starting inside it (the Far level is empty).
+        for impostor in [f32::INFINITY, 120.0, 40.0] {
+            let s = LodSettings {
+                impostor,
+                ..settings()
+            };
+            let fade = LodFade::new(&s);
+            let ends = level_ends(&s);
+            for lod in Lod::DRAWN {
+                let coverages: Vec<f32> = sweep()
+                    .map(|d| coverage_of(&fade.pick(d, Lod::Near), lod))
+                    .collect();
+                if !level_present(&ends, lod.index()) {
+                    assert!(
+                        coverages.iter().all(|&c| c == 0.0),
+                        "{lod:?} is empty with impostors from {impostor} m"
+                    );
+                    continue;
                 }
-                last = c;
+                let mut rising = true;
+                let mut turns = 0;
+                for (k, pair) in coverages.windows(2).enumerate() {
+                    let (last, c) = (pair[0], pair[1]);
+                    // 1 cm moves a share by at most 1 cm / the narrowest band (2 m).
+                    assert!(
+                        (c - last).abs() <= 0.01 / 2.0 + 1e-4,
+                        "{lod:?} jumps at {} m (impostors from {impostor} m)",
+                        (k + 1) as f32 * 0.01
+                    );
+                    if (rising && c < last) || (!rising && c > last) {
+                        rising = !rising;
+                        turns += 1;
+                    }
+                }
+                assert_eq!(
+                    turns, 1,
+                    "{lod:?}: rises to full coverage, then only falls (impostors from {impostor} m)"
+                );
             }
-            assert_eq!(turns, 1, "{lod:?}: rises to full coverage, then only falls");
         }
     }
 

@@ -1,0 +1,100 @@
+//! docs/LEVELS.md matches the schema: every example it shows parses as the type its section
+//! describes, and the "Your first level" walk-through is a whole level that loads and validates.
+
+use std::path::Path;
+
+use serde::de::DeserializeOwned;
+use throng::level::parse_level;
+use throng::level::schema::{
+    CameraStart, CrowdModel, HeroSettings, Lighting, NamedPath, Obstacle, PointOfInterest,
+    SpawnZone,
+};
+
+fn levels_doc() -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(root.join("docs/LEVELS.md")).expect("docs/LEVELS.md is readable")
+}
+
+/// The text of the section under `heading` (up to the next heading of any level).
+fn section<'a>(doc: &'a str, heading: &str) -> &'a str {
+    let start = doc
+        .find(&format!("\n{heading}\n"))
+        .unwrap_or_else(|| panic!("docs/LEVELS.md has no `{heading}`"))
+        + heading.len()
+        + 2;
+    let rest = &doc[start..];
+    let end = rest.find("\n#").unwrap_or(rest.len());
+    &rest[..end]
+}
+
+/// The one-line example of a section: a line that is a whole RON value in backticks.
+fn inline_example(section: &str) -> &str {
+    section
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("`(") && l.ends_with(")`"))
+        .map(|l| &l[1..l.len() - 1])
+        .expect("the section shows an example")
+}
+
+/// The first fenced code block of a section (the fence's info string ignored).
+fn fenced_example(section: &str) -> &str {
+    let open = section.find("```").expect("the section has a code block");
+    let body = &section[open + 3..];
+    let body = &body[body.find('\n').expect("fence line ends") + 1..];
+    &body[..body.find("```").expect("the code block is closed")]
+}
+
+fn parses_as<T: DeserializeOwned>(heading: &str, text: &str) {
+    if let Err(e) = ron::from_str::<T>(text) {
+        panic!("docs/LEVELS.md `{heading}` example does not parse: {e}\n{text}");
+    }
+}
+
+#[test]
+fn every_section_example_parses_as_its_type() {
+    let doc = levels_doc();
+    let inline: [(&str, fn(&str, &str)); 7] = [
+        ("### Obstacles", parses_as::<Obstacle>),
+        ("### Points of interest", parses_as::<PointOfInterest>),
+        ("### Paths", parses_as::<NamedPath>),
+        ("### Spawn zones", parses_as::<SpawnZone>),
+        ("### Hero", parses_as::<HeroSettings>),
+        ("### Lighting *optional*", parses_as::<Lighting>),
+        ("### Camera *optional*", parses_as::<CameraStart>),
+    ];
+    for (heading, check) in inline {
+        check(heading, inline_example(section(&doc, heading)));
+    }
+    let attachments = "#### Attachments";
+    parses_as::<CrowdModel>(attachments, fenced_example(section(&doc, attachments)));
+}
+
+#[test]
+fn the_first_level_walk_through_loads_and_validates() {
+    let doc = levels_doc();
+    let heading = "## Your first level";
+    let text = fenced_example(section(&doc, heading));
+    assert!(text.starts_with("Level(\n"), "a whole level: {text}");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let level = parse_level(text, "docs/LEVELS.md (Your first level)", root)
+        .unwrap_or_else(|e| panic!("the walk-through's level is refused: {e}"));
+    assert_eq!(level.name, "First");
+    assert_eq!(level.crowd.count, 100);
+    assert_eq!(level.spawn_zones.len(), 1);
+    // What the text says was left out took its default.
+    assert_eq!(level.points_of_interest[0].radius, 2.0);
+    assert_eq!(level.spawn_zones[0].weight, 1.0);
+}
+
+#[test]
+fn a_broken_example_is_caught() {
+    // The checks above must be able to fail: a misspelt field in an example is refused.
+    let result = std::panic::catch_unwind(|| {
+        parses_as::<Obstacle>(
+            "test",
+            "(name: \"x\", kind: Fountain, shap: Circle(center: (0.0, 0.0), radius: 1.0))",
+        )
+    });
+    assert!(result.is_err());
+}
