@@ -51,10 +51,13 @@ fn parses_as<T: DeserializeOwned>(heading: &str, text: &str) {
     }
 }
 
+/// A section's heading and the parse its example must pass.
+type ExampleCheck = fn(&str, &str);
+
 #[test]
 fn every_section_example_parses_as_its_type() {
     let doc = levels_doc();
-    let inline: [(&str, fn(&str, &str)); 7] = [
+    let inline: [(&str, ExampleCheck); 7] = [
         ("### Obstacles", parses_as::<Obstacle>),
         ("### Points of interest", parses_as::<PointOfInterest>),
         ("### Paths", parses_as::<NamedPath>),
