@@ -12,13 +12,10 @@
 mod support;
 
 use glam::{Mat4, Quat, Vec3};
-use macroquad::miniquad::{
-    FilterMode, PassAction, RenderPass, RenderingBackend, TextureFormat, TextureId, TextureKind,
-    TextureParams, TextureWrap,
-};
+use macroquad::miniquad::{PassAction, RenderingBackend, TextureId};
 use macroquad::prelude::{clear_background, get_internal_gl, get_screen_data, next_frame, Color};
 use serde_json::{json, Value};
-use support::gl_checks::Checks;
+use support::gl_checks::{target, Checks, Target};
 use support::gltf_builder::{base64, Builder};
 use throng::asset::{load_slice, MToonAsset, OutlineWidthMode, SceneAsset};
 use throng::extract::hero_frame;
@@ -40,30 +37,6 @@ const HALF: f32 = 0.3;
 /// as on the plaza at noon.
 const SUN: f32 = 1.8;
 const AMBIENT: f32 = 0.4;
-
-struct Target {
-    pass: RenderPass,
-    color: TextureId,
-}
-
-fn target(ctx: &mut dyn RenderingBackend) -> Target {
-    let p = |format| TextureParams {
-        kind: TextureKind::Texture2D,
-        format,
-        wrap: TextureWrap::Clamp,
-        min_filter: FilterMode::Nearest,
-        mag_filter: FilterMode::Nearest,
-        width: W,
-        height: H,
-        ..Default::default()
-    };
-    let color = ctx.new_render_texture(p(TextureFormat::RGBA8));
-    let depth = ctx.new_render_texture(p(TextureFormat::Depth32));
-    Target {
-        pass: ctx.new_render_pass(color, Some(depth)),
-        color,
-    }
-}
 
 /// The camera in front of the box, level with its middle, looking along +Z.
 fn camera(aspect: f32) -> (Mat4, Vec3) {
@@ -413,7 +386,7 @@ async fn run_all() -> Checks {
         let gl = unsafe { get_internal_gl() };
         let ctx = gl.quad_context;
         let white = ctx.new_texture_from_rgba8(1, 1, &[255; 4]);
-        let t = target(ctx);
+        let t = target(ctx, W, H);
         support::say("picture fidelity checks:");
         nearest_patch(ctx, &t, white, &mut c);
         white_texel(ctx, &t, white, &mut c);

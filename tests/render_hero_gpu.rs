@@ -12,12 +12,9 @@
 mod support;
 
 use glam::{Mat4, Vec3, Vec4};
-use macroquad::miniquad::{
-    FilterMode, PassAction, RenderPass, RenderingBackend, TextureFormat, TextureId, TextureKind,
-    TextureParams, TextureWrap,
-};
+use macroquad::miniquad::{PassAction, RenderingBackend, TextureId};
 use macroquad::prelude::{get_internal_gl, get_screen_data, next_frame};
-use support::gl_checks::Checks;
+use support::gl_checks::{target, Checks, Target};
 use throng::anim::{skin_normals, skin_positions};
 use throng::asset::{load_file, MToonAsset, SceneAsset};
 use throng::extract::hero_frame;
@@ -34,30 +31,6 @@ use throng::view::frustum::Frustum;
 const W: u32 = 320;
 const H: u32 = 480;
 const BG: [u8; 3] = [0, 0, 0];
-
-struct Target {
-    pass: RenderPass,
-    color: TextureId,
-}
-
-fn target(ctx: &mut dyn RenderingBackend) -> Target {
-    let p = |format| TextureParams {
-        kind: TextureKind::Texture2D,
-        format,
-        wrap: TextureWrap::Clamp,
-        min_filter: FilterMode::Nearest,
-        mag_filter: FilterMode::Nearest,
-        width: W,
-        height: H,
-        ..Default::default()
-    };
-    let color = ctx.new_render_texture(p(TextureFormat::RGBA8));
-    let depth = ctx.new_render_texture(p(TextureFormat::Depth32));
-    Target {
-        pass: ctx.new_render_pass(color, Some(depth)),
-        color,
-    }
-}
 
 /// The camera in front of the hero (who faces -Z at the origin), looking at its middle.
 fn camera() -> (Mat4, Vec3) {
@@ -517,7 +490,7 @@ async fn run_all() -> Checks {
         let gl = unsafe { get_internal_gl() };
         let ctx = gl.quad_context;
         let white = ctx.new_texture_from_rgba8(1, 1, &[255; 4]);
-        let t = target(ctx);
+        let t = target(ctx, W, H);
         support::say("hero GPU checks:");
         skinning(ctx, &t, white, &mut c);
         skipping(ctx, &t, white, &mut c);

@@ -148,6 +148,19 @@ struct VatSource {
     params: PipelineParams,
 }
 
+/// The crowd figure vertex (crowd_assets/mesh.rs `FIGURE_FLOATS`) as crowd.vert reads it: the
+/// figure programs and the impostor bake draw the same buffers.
+pub(super) fn figure_attributes() -> [VertexAttribute; 6] {
+    [
+        VertexAttribute::new("in_pos", VertexFormat::Float3),
+        VertexAttribute::new("in_normal", VertexFormat::Float3),
+        VertexAttribute::new("in_color", VertexFormat::Float3),
+        VertexAttribute::new("in_tint", VertexFormat::Float1),
+        VertexAttribute::new("in_joints", VertexFormat::Float4),
+        VertexAttribute::new("in_weights", VertexFormat::Float4),
+    ]
+}
+
 /// What every crowd figure program shares: uniforms, vertex attributes, pipeline states.
 struct FigureProgramInputs {
     lit_uniforms: Vec<UniformDesc>,
@@ -175,14 +188,7 @@ impl FigureProgramInputs {
         // The shadow pass sets its own polygon offset (renderer.rs `SHADOW_CASTER_OFFSET`).
         let depth_params = opaque;
         let layout = [BufferLayout::default()];
-        let attributes = [
-            VertexAttribute::new("in_pos", VertexFormat::Float3),
-            VertexAttribute::new("in_normal", VertexFormat::Float3),
-            VertexAttribute::new("in_color", VertexFormat::Float3),
-            VertexAttribute::new("in_tint", VertexFormat::Float1),
-            VertexAttribute::new("in_joints", VertexFormat::Float4),
-            VertexAttribute::new("in_weights", VertexFormat::Float4),
-        ];
+        let attributes = figure_attributes();
         FigureProgramInputs {
             lit_uniforms,
             depth_uniforms,

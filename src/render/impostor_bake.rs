@@ -10,7 +10,7 @@ use std::ffi::CString;
 use macroquad::miniquad::gl;
 use macroquad::miniquad::{
     Bindings, BufferLayout, Comparison, CullFace, FilterMode, PassAction, PipelineParams,
-    RenderingBackend, TextureFormat, TextureParams, TextureWrap, VertexAttribute, VertexFormat,
+    RenderingBackend, TextureFormat, TextureParams, TextureWrap,
 };
 
 use super::renderer::compile;
@@ -70,14 +70,7 @@ pub fn bake(
         &[],
         vec![],
     )?;
-    let attributes = [
-        VertexAttribute::new("in_pos", VertexFormat::Float3),
-        VertexAttribute::new("in_normal", VertexFormat::Float3),
-        VertexAttribute::new("in_color", VertexFormat::Float3),
-        VertexAttribute::new("in_tint", VertexFormat::Float1),
-        VertexAttribute::new("in_joints", VertexFormat::Float4),
-        VertexAttribute::new("in_weights", VertexFormat::Float4),
-    ];
+    let attributes = super::crowd::figure_attributes();
     let pipeline = ctx.new_pipeline(
         &[BufferLayout::default()],
         &attributes,

@@ -5,7 +5,38 @@
 use std::future::Future;
 use std::sync::{Arc, Mutex};
 
+use macroquad::miniquad::{
+    FilterMode, RenderPass, RenderingBackend, TextureFormat, TextureId, TextureKind, TextureParams,
+    TextureWrap,
+};
+
 use super::run::{find_display, say, Display};
+
+/// An offscreen colour and depth target a GL test draws into and reads back.
+pub struct Target {
+    pub pass: RenderPass,
+    pub color: TextureId,
+}
+
+/// A `width` x `height` RGBA8 target with a 32-bit depth buffer, sampled nearest.
+pub fn target(ctx: &mut dyn RenderingBackend, width: u32, height: u32) -> Target {
+    let p = |format| TextureParams {
+        kind: TextureKind::Texture2D,
+        format,
+        wrap: TextureWrap::Clamp,
+        min_filter: FilterMode::Nearest,
+        mag_filter: FilterMode::Nearest,
+        width,
+        height,
+        ..Default::default()
+    };
+    let color = ctx.new_render_texture(p(TextureFormat::RGBA8));
+    let depth = ctx.new_render_texture(p(TextureFormat::Depth32));
+    Target {
+        pass: ctx.new_render_pass(color, Some(depth)),
+        color,
+    }
+}
 
 /// Named checks, passed or failed, printed as they happen.
 #[derive(Default)]
