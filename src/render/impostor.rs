@@ -52,6 +52,8 @@ pub struct ImpostorGpu {
     layout: ImpostorLayout,
     /// Per body: the submesh its people are listed under, model units per metre.
     bodies: Vec<(usize, f32)>,
+    /// Per body: its activities' clip table as the vertex shader's `clip_table` reads it.
+    clip_tables: Vec<Vec<[f32; 4]>>,
     per_batch: usize,
     locations: Locations,
     pub info: ImpostorInfo,
@@ -171,12 +173,17 @@ impl ImpostorGpu {
             pipeline,
             quad,
             buffers,
-            layout,
             bodies: assets
                 .bodies
                 .iter()
                 .map(|b| (b.submesh, b.units_per_metre))
                 .collect(),
+            clip_tables: layout
+                .bodies
+                .iter()
+                .map(|shape| shape.clips.iter().map(|c| c.table_entry()).collect())
+                .collect(),
+            layout,
             per_batch: per_batch as usize,
             locations,
             info,
@@ -236,12 +243,16 @@ impl ImpostorGpu {
             let Some(list) = lists.get(submesh).filter(|l| !l.is_empty()) else {
                 continue;
             };
-            let Some(shape) = self.layout.bodies.get(b) else {
+            let (Some(shape), Some(table)) = (self.layout.bodies.get(b), self.clip_tables.get(b))
+            else {
                 continue;
             };
-            let table: Vec<[f32; 4]> = shape.clips.iter().map(|c| c.table_entry()).collect();
             unsafe {
-                gl::glUniform4fv(locs.clip_table, 7, table.as_ptr() as *const f32);
+                gl::glUniform4fv(
+                    locs.clip_table,
+                    table.len() as i32,
+                    table.as_ptr() as *const f32,
+                );
                 gl::glUniform4f(
                     locs.body,
                     units_per_metre,

@@ -51,9 +51,14 @@ pub fn level_present(ends: &[f32; Lod::DRAWN.len()], k: usize) -> bool {
 
 /// The level for `distance` with no memory of the last frame.
 pub fn classify(distance: f32, s: &LodSettings) -> Lod {
+    level_at(distance, &level_ends(s))
+}
+
+/// The level whose range in `ends` (see `level_ends`) holds `distance`.
+pub fn level_at(distance: f32, ends: &[f32; Lod::DRAWN.len()]) -> Lod {
     Lod::DRAWN
         .into_iter()
-        .zip(level_ends(s))
+        .zip(*ends)
         .find(|&(_, end)| distance < end)
         .map_or(Lod::Beyond, |(lod, _)| lod)
 }

@@ -10,7 +10,7 @@
 //! level (`render/shaders/lod_fade.glsl`). Without a band (`fade` 0) the hysteresis of
 //! `select_lod` decides, as a hard switch.
 
-use super::lod::{classify, level_ends, level_present, select_lod, Lod};
+use super::lod::{level_at, level_ends, level_present, select_lod, Lod};
 use crate::level::LodSettings;
 
 /// Levels of detail that are drawn.
@@ -78,6 +78,8 @@ impl LodBlend {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LodFade {
     settings: LodSettings,
+    /// `level_ends(settings)`, kept: `pick` runs per person.
+    ends: [f32; DRAWN_LEVELS],
     /// The band around `level_ends(settings)[k]`, None where there is none.
     bands: [Option<FadeBand>; DRAWN_LEVELS],
 }
@@ -86,6 +88,7 @@ impl LodFade {
     pub fn new(settings: &LodSettings) -> LodFade {
         LodFade {
             settings: *settings,
+            ends: level_ends(settings),
             bands: fade_bands(settings),
         }
     }
@@ -113,23 +116,22 @@ impl LodFade {
             if let Some(b) = band.filter(|b| b.contains(distance)) {
                 return LodBlend {
                     finer: Lod::DRAWN[k],
-                    coarser: next_present(&level_ends(&self.settings), k),
+                    coarser: next_present(&self.ends, k),
                     share: b.coarser_share(distance),
                 };
             }
         }
         // Every band holds its boundary's hysteresis band, so outside them hysteresis would
         // choose this level too.
-        LodBlend::solid(classify(distance, &self.settings))
+        LodBlend::solid(level_at(distance, &self.ends))
     }
 
     /// Per drawn level, what its shader needs to find its coverage: the band it fades in over
     /// (start, end) and the band it fades out over (start, end); a band of zero width is none.
     pub fn shader_bands(&self) -> [[f32; 4]; DRAWN_LEVELS] {
         let span = |b: Option<FadeBand>| b.map_or([0.0, 0.0], |b| [b.start, b.end]);
-        let ends = level_ends(&self.settings);
         std::array::from_fn(|k| {
-            let before = (0..k).rev().find(|&i| level_present(&ends, i));
+            let before = (0..k).rev().find(|&i| level_present(&self.ends, i));
             let fade_in = span(before.and_then(|i| self.bands[i]));
             let fade_out = span(self.bands[k]);
             [fade_in[0], fade_in[1], fade_out[0], fade_out[1]]
