@@ -511,6 +511,8 @@ pub struct VrmAsset {
     /// VRM 1.0 humanoid bone name (`hips`, `leftUpperArm`, ...) to node index.
     pub humanoid: BTreeMap<String, usize>,
     pub expressions: Vec<ExpressionAsset>,
+    /// Spring bones (`VRMC_springBone` or VRM 0.x `secondaryAnimation`); empty when none.
+    pub springs: super::vrm_spring::SpringBoneAsset,
 }
 
 impl VrmAsset {

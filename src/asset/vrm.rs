@@ -18,13 +18,15 @@ pub fn read_vrm(
     let Some(ext) = doc.extensions() else {
         return Ok(None);
     };
-    if let Some(v1) = ext.get("VRMC_vrm") {
-        return read_v1(file, v1, nodes, meshes).map(Some);
-    }
-    if let Some(v0) = ext.get("VRM") {
-        return read_v0(file, v0, nodes, meshes, materials).map(Some);
-    }
-    Ok(None)
+    let mut vrm = if let Some(v1) = ext.get("VRMC_vrm") {
+        read_v1(file, v1, nodes, meshes)?
+    } else if let Some(v0) = ext.get("VRM") {
+        read_v0(file, v0, nodes, meshes, materials)?
+    } else {
+        return Ok(None);
+    };
+    vrm.springs = super::vrm_spring::read_springs(file, ext, nodes)?;
+    Ok(Some(vrm))
 }
 
 /// Gives each morph target the file leaves unnamed (`named[mesh][target]` false) the name of
@@ -215,6 +217,7 @@ fn read_v0(
         license: s(&meta, "licenseName"),
         humanoid,
         expressions,
+        springs: Default::default(),
     })
 }
 
@@ -528,5 +531,6 @@ fn read_v1(
         license: s(&meta, "licenseUrl"),
         humanoid,
         expressions,
+        springs: Default::default(),
     })
 }

@@ -15,6 +15,7 @@ pub mod expressions;
 pub mod humanoid_clips;
 pub mod mixer;
 pub mod mtoon;
+pub mod spring_bones;
 
 use std::time::Instant;
 
@@ -28,6 +29,7 @@ use controller::{HeroController, MoveIntent};
 use expressions::Expressions;
 use mixer::ClipMixer;
 use mtoon::MToonParams;
+use spring_bones::SpringBones;
 
 /// Seconds of a cross-fade between clips.
 pub const CROSS_FADE: f32 = 0.25;
@@ -59,6 +61,10 @@ pub struct HeroStats {
     pub anim_us: f32,
     pub palette_us: f32,
     pub morph_us: f32,
+    /// Spring bone joints, fixed steps taken this frame, CPU microseconds this frame.
+    pub spring_joints: usize,
+    pub spring_steps: u32,
+    pub spring_us: f32,
 }
 
 /// Who picks the clip: the controller by speed, or the Animation panel.
@@ -83,6 +89,8 @@ pub struct Hero {
     pub morphed: Vec<Vec<Option<MorphedPrimitive>>>,
     pub expressions: Expressions,
     pub mixer: ClipMixer,
+    /// Hair and clothes (`springs.enabled` is the toggle).
+    pub springs: SpringBones,
     pub control: ClipControl,
     pub controller: HeroController,
     pub materials: Vec<MToonParams>,
@@ -234,6 +242,7 @@ impl Hero {
             morphed,
             expressions,
             mixer,
+            springs: SpringBones::new(&scene),
             control: ClipControl::Auto,
             controller: HeroController::new(
                 settings.spawn,
@@ -263,6 +272,7 @@ impl Hero {
         self.controller.run_speed = level.hero.run_speed;
         if !level.bounds.contains(self.controller.position) {
             self.controller.position = level.hero.spawn;
+            self.springs.reset();
         }
     }
 
@@ -353,6 +363,10 @@ impl Hero {
         {
             self.warn_once(format!("animation: {e}"));
         }
+        let ts = Instant::now();
+        // Springs read the animated pose and write their joints' rotations before palettes.
+        let model = self.model_matrix();
+        self.springs.update(dt, &model, &mut self.pose);
         let t1 = Instant::now();
         match self.palettes.update(&self.scene, &self.pose) {
             Ok(()) => {}
@@ -390,7 +404,10 @@ impl Hero {
         s.morph_rebuilds_total += rebuilds as u64;
         s.pose_version = self.pose.version();
         let us = |a: Instant, b: Instant| (b - a).as_secs_f32() * 1e6;
-        s.anim_us = us(t0, t1);
+        s.anim_us = us(t0, ts);
+        s.spring_us = us(ts, t1);
+        s.spring_joints = self.springs.joint_count();
+        s.spring_steps = self.springs.stats.steps;
         s.palette_us = us(t1, t2);
         s.morph_us = us(t2, t3);
     }
