@@ -85,6 +85,8 @@ pub struct SpringStats {
     pub steps: u32,
     pub steps_total: u64,
     pub resets: u64,
+    /// Collider push-outs since the start (tests: the colliders did act).
+    pub pushes_total: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -418,6 +420,7 @@ impl SpringBones {
     /// One fixed step with the body at `anchors_step`.
     fn step(&mut self) {
         let h = SPRING_STEP;
+        let mut pushes = 0u64;
         for j in 0..self.joints.len() {
             let anchors = &self.anchors_step;
             let parent = self.parent_world(j, anchors);
@@ -447,6 +450,7 @@ impl SpringBones {
                     if d < 0.0 {
                         next = keep_length(next - dir * d);
                         hit = true;
+                        pushes += 1;
                     }
                 }
                 if !hit {
@@ -466,6 +470,7 @@ impl SpringBones {
             joint.cur_tail = w2c.transform_point3(next);
             joint.world = world;
         }
+        self.stats.pushes_total += pushes;
     }
 
     /// The joint's local rotation that points its rest axis at the world point `tail`.
