@@ -21,7 +21,11 @@ pub enum SpringColliderShape {
     /// `offset` in the collider node's local space.
     Sphere { offset: Vec3, radius: f32 },
     /// A segment from `offset` to `tail` (both local) swept by `radius`.
-    Capsule { offset: Vec3, tail: Vec3, radius: f32 },
+    Capsule {
+        offset: Vec3,
+        tail: Vec3,
+        radius: f32,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -409,11 +413,7 @@ fn expand_v0(
         let tail = match node.children.first() {
             Some(&c) if c < nodes.len() => SpringTail::Node(c),
             _ => SpringTail::Local(
-                node.local
-                    .translation
-                    .try_normalize()
-                    .unwrap_or(Vec3::Y)
-                    * V0_LEAF_TAIL,
+                node.local.translation.try_normalize().unwrap_or(Vec3::Y) * V0_LEAF_TAIL,
             ),
         };
         out.push(SpringJoint {

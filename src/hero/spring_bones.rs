@@ -30,7 +30,7 @@ pub const TELEPORT_DISTANCE: f32 = 2.0;
 /// At most this many steps per frame; a longer hitch drops the rest (no spiral of death).
 const MAX_STEPS_PER_FRAME: u32 = 10;
 /// Collider push-outs per joint and step: a push out of one collider can land in another.
-const COLLISION_PASSES: usize = 3;
+const COLLISION_PASSES: usize = 4;
 
 /// Where a joint's parent matrix comes from.
 #[derive(Debug, Clone, Copy)]
@@ -135,12 +135,12 @@ fn blend(a: &Mat4, b: &Mat4, t: f32) -> Mat4 {
     Mat4::from_scale_rotation_translation(sa.lerp(sb, t), ra.slerp(rb, t), ta.lerp(tb, t))
 }
 
-/// Signed distance from `p` (with radius `r`) to a collider in world space, and the
-/// direction pushing `p` out.
-fn collide(shape: &SpringColliderShape, m: &Mat4, p: Vec3, r: f32) -> (f32, Vec3) {
+/// The collider's nearest centre to `p` in world space (the sphere's centre, or the closest
+/// point of the capsule's segment) and its world radius.
+fn collider_centre(shape: &SpringColliderShape, m: &Mat4, p: Vec3) -> (Vec3, f32) {
     let s = world_scale(m);
-    let (delta, radius) = match *shape {
-        SpringColliderShape::Sphere { offset, radius } => (p - m.transform_point3(offset), radius),
+    match *shape {
+        SpringColliderShape::Sphere { offset, radius } => (m.transform_point3(offset), radius * s),
         SpringColliderShape::Capsule {
             offset,
             tail,
@@ -148,22 +148,51 @@ fn collide(shape: &SpringColliderShape, m: &Mat4, p: Vec3, r: f32) -> (f32, Vec3
         } => {
             let a = m.transform_point3(offset);
             let ab = m.transform_point3(tail) - a;
-            let ap = p - a;
             let len_sq = ab.length_squared();
-            let d = ab.dot(ap);
-            let along = if d <= 0.0 || len_sq <= 0.0 {
-                Vec3::ZERO
-            } else if d >= len_sq {
-                ab
+            let d = ab.dot(p - a);
+            let t = if len_sq > 0.0 {
+                (d / len_sq).clamp(0.0, 1.0)
             } else {
-                ab * (d / len_sq)
+                0.0
             };
-            (ap - along, radius)
+            (a + ab * t, radius * s)
         }
-    };
-    let len = delta.length();
-    let dir = if len > 1e-9 { delta / len } else { Vec3::Y };
-    (len - r - radius * s, dir)
+    }
+}
+
+/// Signed distance from `p` (with radius `r`) to a collider in world space: negative inside.
+fn distance(shape: &SpringColliderShape, m: &Mat4, p: Vec3, r: f32) -> f32 {
+    let (c, radius) = collider_centre(shape, m, p);
+    (p - c).length() - radius - r
+}
+
+/// Moves `tail`, which must stay `length` from `origin`, out of the sphere (`c`, `radius`):
+/// onto the circle where the two spheres meet, in the plane of origin, centre and tail (the
+/// nearest such point). The three-vrm push along the normal followed by restoring the length
+/// can land back inside; this cannot. When the bone cannot leave the collider at all, the push
+/// along the normal is kept.
+fn push_out(origin: Vec3, length: f32, tail: Vec3, c: Vec3, radius: f32) -> Vec3 {
+    let to_c = c - origin;
+    let d = to_c.length();
+    if d < 1e-9 || length < 1e-9 {
+        return tail;
+    }
+    let cos = (length * length + d * d - radius * radius) / (2.0 * length * d);
+    let u = to_c / d;
+    let along = tail - origin;
+    let side = (along - u * along.dot(u))
+        .try_normalize()
+        .unwrap_or_else(|| u.any_orthonormal_vector());
+    if cos < -1.0 {
+        // The collider swallows the whole reach of the bone: point straight away from it.
+        return origin - u * length;
+    }
+    let cos = cos.min(1.0);
+    let sin = (1.0 - cos * cos).max(0.0).sqrt();
+    // A hair outside the collider surface, so the check after the push agrees.
+    let p = origin + (u * cos + side * sin) * length;
+    let out = (p - c).try_normalize().unwrap_or(side);
+    origin + ((p + out * 1e-6) - origin).normalize() * length
 }
 
 impl SpringBones {
@@ -313,11 +342,26 @@ impl SpringBones {
         for (j, (p, r)) in self.joints.iter().zip(self.world_tails()) {
             for &c in &self.colliders_of[self.chains[j.chain].colliders.clone()] {
                 let col = &self.colliders[c];
-                let (d, _) = collide(&col.shape, &self.anchors_now[col.anchor], p, r);
+                let d = distance(&col.shape, &self.anchors_now[col.anchor], p, r);
                 worst = worst.max(-d);
             }
         }
         worst
+    }
+
+    /// (joint node, collider index, depth) for every tail inside a collider: for debugging.
+    pub fn penetrations(&self) -> Vec<(usize, usize, f32)> {
+        let mut out = Vec::new();
+        for (j, (p, r)) in self.joints.iter().zip(self.world_tails()) {
+            for &c in &self.colliders_of[self.chains[j.chain].colliders.clone()] {
+                let col = &self.colliders[c];
+                let d = distance(&col.shape, &self.anchors_now[col.anchor], p, r);
+                if d < 0.0 {
+                    out.push((j.node, c, -d));
+                }
+            }
+        }
+        out
     }
 
     fn center_to_world(&self, chain: usize, anchors: &[Mat4]) -> Mat4 {
@@ -446,9 +490,9 @@ impl SpringBones {
                 let mut hit = false;
                 for &c in cols {
                     let col = &self.colliders[c];
-                    let (d, dir) = collide(&col.shape, &anchors[col.anchor], next, r);
-                    if d < 0.0 {
-                        next = keep_length(next - dir * d);
+                    let (c, radius) = collider_centre(&col.shape, &anchors[col.anchor], next);
+                    if (next - c).length() < radius + r {
+                        next = push_out(origin, length, next, c, radius + r);
                         hit = true;
                         pushes += 1;
                     }
