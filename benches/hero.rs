@@ -51,6 +51,7 @@ fn cpu() {
         run: false,
     };
     let (mut anim, mut pal, mut morph) = (0.0, 0.0, 0.0);
+    let (mut spring, mut spring_steps) = (0.0, 0u64);
     let t0 = Instant::now();
     for i in 0..frames {
         // Turn round now and then so the hero stays inside the lab.
@@ -70,6 +71,8 @@ fn cpu() {
         anim += hero.stats.anim_us as f64;
         pal += hero.stats.palette_us as f64;
         morph += hero.stats.morph_us as f64;
+        spring += hero.stats.spring_us as f64;
+        spring_steps += hero.stats.spring_steps as u64;
     }
     let total = t0.elapsed().as_secs_f64() * 1e6 / frames as f64;
     let n = frames as f64;
@@ -82,6 +85,14 @@ fn cpu() {
         "  animation (expressions, clip choice, sample, world)",
         anim / n,
         "",
+    );
+    row(
+        "  spring bones, one 60 Hz step",
+        spring / spring_steps.max(1) as f64,
+        &format!(
+            "{} joints; with the interpolated output and world re-resolve",
+            hero.stats.spring_joints
+        ),
     );
     row("  palettes (2 groups, 60 joint matrices)", pal / n, "");
     row(

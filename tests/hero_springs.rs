@@ -585,3 +585,38 @@ fn godette_idles_a_minute_without_energy_gain() {
     assert!(early > 0.0, "the idle moves the hair");
     assert!(late <= early * 1.1, "energy grew: {early} → {late}");
 }
+
+/// Paused clip, hero standing: the hair settles, then the springs sleep and the pose (and so
+/// the palettes) stop changing; a seek wakes them.
+#[test]
+fn godette_springs_sleep_when_she_holds_still() {
+    let level = lab();
+    let mut h = godette(&level);
+    h.update(SPRING_STEP);
+    for _ in 0..30 {
+        h.update(SPRING_STEP); // some idle motion for the hair to follow
+    }
+    h.mixer.pause();
+    let mut settled_after = None;
+    for i in 0..600 {
+        h.update(SPRING_STEP);
+        if h.springs.stats.asleep {
+            settled_after = Some(i);
+            break;
+        }
+        assert_eq!(h.springs.stats.steps, 1, "awake: one step per 60 Hz frame");
+    }
+    let settled_after = settled_after.expect("the hair settles within 10 s");
+    println!("asleep after {settled_after} frames");
+    let v = h.stats.pose_version;
+    for _ in 0..5 {
+        h.update(SPRING_STEP);
+        assert!(h.springs.stats.asleep);
+        assert_eq!(h.stats.palette_updates, 0);
+    }
+    assert_eq!(h.stats.pose_version, v);
+    h.mixer.seek(0.5);
+    h.update(SPRING_STEP);
+    assert!(!h.springs.stats.asleep);
+    assert_eq!(h.springs.stats.steps, 1);
+}

@@ -29,6 +29,9 @@ pub const SPRING_STEP: f32 = 1.0 / SPRING_HZ;
 pub const TELEPORT_DISTANCE: f32 = 2.0;
 /// At most this many steps per frame; a longer hitch drops the rest (no spiral of death).
 const MAX_STEPS_PER_FRAME: u32 = 10;
+/// The springs sleep (no steps, no pose change) while the body holds still and no tail moved
+/// more than this fraction of its bone's length in the last step; any body motion wakes them.
+const SLEEP_MOTION: f32 = 2e-3;
 /// Collider push-outs per joint and step: a push out of one collider can land in another.
 const COLLISION_PASSES: usize = 4;
 
@@ -85,6 +88,8 @@ pub struct SpringStats {
     pub steps: u32,
     pub steps_total: u64,
     pub resets: u64,
+    /// Asleep this update: body still, tails at rest, pose left alone.
+    pub asleep: bool,
     /// Collider push-outs since the start (tests: the colliders did act).
     pub pushes_total: u64,
 }
@@ -108,6 +113,8 @@ pub struct SpringBones {
     needs_reset: bool,
     /// The model's position at the last update (teleport check).
     last_model: Option<Vec3>,
+    /// Largest tail move of the last step relative to its bone length (sleep check).
+    last_motion: f32,
     /// Rotations were written into the pose (so turning off restores the rest rotations).
     applied: bool,
     pub enabled: bool,
@@ -299,6 +306,7 @@ impl SpringBones {
             acc: 0.0,
             needs_reset: true,
             last_model: None,
+            last_motion: f32::INFINITY,
             applied: false,
             enabled: true,
         }
@@ -384,6 +392,7 @@ impl SpringBones {
     /// resolved (the mixer's output). Nothing happens while `dt` is 0 (paused).
     pub fn update(&mut self, dt: f32, model: &Mat4, pose: &mut ScenePose) {
         self.stats.steps = 0;
+        self.stats.asleep = false;
         if self.joints.is_empty() || pose.world_matrices().is_none() {
             return;
         }
@@ -414,7 +423,12 @@ impl SpringBones {
             self.anchors_prev.copy_from_slice(&self.anchors_now);
             self.acc = 0.0;
             self.needs_reset = false;
+            self.last_motion = 0.0;
             self.stats.resets += 1;
+        } else if self.anchors_now == self.anchors_prev && self.last_motion < SLEEP_MOTION {
+            self.stats.asleep = true;
+            self.acc = 0.0;
+            return;
         } else {
             let a0 = self.acc;
             self.acc += dt;
@@ -465,6 +479,7 @@ impl SpringBones {
     fn step(&mut self) {
         let h = SPRING_STEP;
         let mut pushes = 0u64;
+        let mut motion = 0.0f32;
         for j in 0..self.joints.len() {
             let anchors = &self.anchors_step;
             let parent = self.parent_world(j, anchors);
@@ -510,10 +525,13 @@ impl SpringBones {
                     joint.bind.translation,
                 );
             let joint = &mut self.joints[j];
+            let tail = w2c.transform_point3(next);
+            motion = motion.max((tail - joint.cur_tail).length() / length.max(1e-9));
             joint.prev_tail = joint.cur_tail;
-            joint.cur_tail = w2c.transform_point3(next);
+            joint.cur_tail = tail;
             joint.world = world;
         }
+        self.last_motion = motion;
         self.stats.pushes_total += pushes;
     }
 
