@@ -25,6 +25,8 @@ pub enum HeroCommand {
     SetExpression(String, f32),
     /// A raw morph target group's weight, by index.
     SetMorphTarget(usize, f32),
+    /// Spring bones (hair, clothes) on or off.
+    SetSprings(bool),
 }
 
 impl Hero {
@@ -60,6 +62,7 @@ impl Hero {
                 self.expressions.set_expression(&name, v);
             }
             HeroCommand::SetMorphTarget(i, v) => self.expressions.set_target(i, v),
+            HeroCommand::SetSprings(on) => self.springs.enabled = on,
         }
     }
 }

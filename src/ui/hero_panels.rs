@@ -107,7 +107,7 @@ impl HeroPanels {
         y: f32,
     ) -> f32 {
         let w = 340.0;
-        let rows = 8.0 + (hero.clips.len() as f32 / 3.0).ceil();
+        let rows = 9.0 + (hero.clips.len() as f32 / 3.0).ceil();
         let h = rows * 24.0 + 18.0;
         draw_rectangle(x, y, w, h, BG);
         text("Hero animation (F5)", x + 10.0, y + 20.0);
@@ -151,6 +151,7 @@ impl HeroPanels {
         );
         cy += 22.0;
         animation_counters(hero, gpu, palette_mode, x, cy);
+        spring_row(&p, hero, x, cy + 48.0, out);
         h
     }
 
@@ -415,6 +416,33 @@ fn transport_buttons(p: &Pointer, hero: &Hero, x: f32, cy: f32, out: &mut Vec<He
     ) {
         out.push(HeroCommand::SetLooping(!looping));
     }
+}
+
+/// The "spring bones" toggle and its counters (joints, steps this frame, CPU time).
+fn spring_row(p: &Pointer, hero: &Hero, x: f32, cy: f32, out: &mut Vec<HeroCommand>) {
+    let on = hero.springs.enabled;
+    let r = Rect {
+        x: x + 10.0,
+        y: cy + 6.0,
+        w: 110.0,
+        h: 20.0,
+    };
+    if button(p, r, "spring bones", on) {
+        out.push(HeroCommand::SetSprings(!on));
+    }
+    let s = &hero.stats;
+    let state = if !on {
+        "off".to_string()
+    } else if hero.springs.stats.asleep {
+        "asleep".to_string()
+    } else {
+        format!("{} steps", s.spring_steps)
+    };
+    text(
+        &format!("{} joints, {state}, {:.0} us", s.spring_joints, s.spring_us),
+        x + 130.0,
+        cy + 21.0,
+    );
 }
 
 /// The pose and palette counters under the Animation panel's sliders.
