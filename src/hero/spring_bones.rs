@@ -497,9 +497,7 @@ impl SpringBones {
             let mut next = c2w.transform_point3(inertia)
                 + axis * (joint.stiffness * h * scale)
                 + joint.gravity * (h * scale);
-            let keep_length =
-                |p: Vec3| origin + (p - origin).try_normalize().unwrap_or(axis) * length;
-            next = keep_length(next);
+            next = origin + (next - origin).try_normalize().unwrap_or(axis) * length;
             let r = joint.hit_radius * scale;
             for _ in 0..COLLISION_PASSES {
                 let mut hit = false;
