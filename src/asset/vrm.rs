@@ -19,7 +19,7 @@ pub fn read_vrm(
         return Ok(None);
     };
     if let Some(v1) = ext.get("VRMC_vrm") {
-        return read_v1(file, v1, nodes, meshes).map(Some);
+        return read_v1(file, v1, nodes, meshes, materials.len()).map(Some);
     }
     if let Some(v0) = ext.get("VRM") {
         return read_v0(file, v0, nodes, meshes, materials).map(Some);
@@ -184,11 +184,17 @@ fn read_v0(
                 let w = f(b, "weight", 100.0) / 100.0;
                 binds_for_mesh(file, &what, mesh, target, w, nodes, meshes, &mut binds)?;
             }
+            let (material_color_binds, texture_transform_binds) =
+                super::vrm_expression_binds::read_v0_material_values(g, materials);
             expressions.push(ExpressionAsset {
                 name,
                 is_preset: mapped.is_some(),
                 is_binary: g.get("isBinary").and_then(Value::as_bool).unwrap_or(false),
                 binds,
+                material_color_binds,
+                texture_transform_binds,
+                // VRM 0.x has no override settings.
+                ..Default::default()
             });
         }
     }
@@ -208,6 +214,8 @@ fn read_v0(
             }
         }
     }
+    let look_at =
+        super::vrm_look_at::read_v0(file, v, humanoid.get("head").copied(), nodes.len())?;
     Ok(VrmAsset {
         spec_major: 0,
         title: s(&meta, "title"),
@@ -215,6 +223,7 @@ fn read_v0(
         license: s(&meta, "licenseName"),
         humanoid,
         expressions,
+        look_at,
     })
 }
 
@@ -450,7 +459,9 @@ fn read_v1(
     v: &Value,
     nodes: &[NodeAsset],
     meshes: &[MeshAsset],
+    material_count: usize,
 ) -> Result<VrmAsset, ImportError> {
+    use super::vrm_expression_binds::{read_override, read_v1_binds};
     let meta = v.get("meta").cloned().unwrap_or(Value::Null);
     let mut humanoid = BTreeMap::new();
     if let Some(bones) = v.pointer("/humanoid/humanBones").and_then(Value::as_object) {
@@ -508,14 +519,22 @@ fn read_v1(
                     weight: f(b, "weight", 1.0).clamp(0.0, 1.0),
                 });
             }
+            let (material_color_binds, texture_transform_binds) =
+                read_v1_binds(file, &what, e, material_count)?;
             expressions.push(ExpressionAsset {
                 name: name.clone(),
                 is_preset,
                 is_binary: e.get("isBinary").and_then(Value::as_bool).unwrap_or(false),
                 binds,
+                override_blink: read_override(file, &what, e, "overrideBlink")?,
+                override_look_at: read_override(file, &what, e, "overrideLookAt")?,
+                override_mouth: read_override(file, &what, e, "overrideMouth")?,
+                material_color_binds,
+                texture_transform_binds,
             });
         }
     }
+    let look_at = super::vrm_look_at::read_v1(file, v, humanoid.get("head").copied())?;
     Ok(VrmAsset {
         spec_major: 1,
         title: s(&meta, "name"),
@@ -528,5 +547,6 @@ fn read_v1(
         license: s(&meta, "licenseUrl"),
         humanoid,
         expressions,
+        look_at,
     })
 }
