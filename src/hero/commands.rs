@@ -25,6 +25,10 @@ pub enum HeroCommand {
     SetExpression(String, f32),
     /// A raw morph target group's weight, by index.
     SetMorphTarget(usize, f32),
+    /// What she looks at (a clicked point is remembered for the panel's "point" button).
+    SetLookTarget(super::look_at::LookTarget),
+    /// The next look target: auto, camera, waving person, the last clicked point, off.
+    CycleLookTarget,
 }
 
 impl Hero {
@@ -60,6 +64,8 @@ impl Hero {
                 self.expressions.set_expression(&name, v);
             }
             HeroCommand::SetMorphTarget(i, v) => self.expressions.set_target(i, v),
+            HeroCommand::SetLookTarget(t) => self.look.set_target(t),
+            HeroCommand::CycleLookTarget => self.look.cycle_target(),
         }
     }
 }

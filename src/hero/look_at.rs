@@ -227,6 +227,8 @@ pub struct LookAt {
     pub source: LookSource,
     /// The world point looked at, if any.
     pub aim: Option<Vec3>,
+    /// The last point set by a click.
+    pub last_point: Option<Vec3>,
     /// The clip's locals of neck, head and eyes, taken when the clip last posed.
     base: [Option<(usize, Quat)>; 4],
     /// What was last written into the pose (head yaw, pitch, eye angles).
@@ -268,9 +270,31 @@ impl LookAt {
             eye_angles: [(0.0, 0.0); 2],
             source: LookSource::None,
             aim: None,
+            last_point: None,
             base: [None; 4],
             applied: None,
         }
+    }
+
+    pub fn set_target(&mut self, t: LookTarget) {
+        if let LookTarget::ClickedPoint(p) = t {
+            self.last_point = Some(p);
+        }
+        self.target = t;
+    }
+
+    /// Auto → camera → waving person → the last clicked point (if any) → off → auto.
+    pub fn cycle_target(&mut self) {
+        self.target = match self.target {
+            LookTarget::Auto => LookTarget::Camera,
+            LookTarget::Camera => LookTarget::NearestWaver,
+            LookTarget::NearestWaver => match self.last_point {
+                Some(p) => LookTarget::ClickedPoint(p),
+                None => LookTarget::Off,
+            },
+            LookTarget::ClickedPoint(_) => LookTarget::Off,
+            LookTarget::Off => LookTarget::Auto,
+        };
     }
 
     pub fn asset(&self) -> Option<&LookAtAsset> {
