@@ -462,9 +462,11 @@ impl LookAt {
             }
         }
         if let Some((_, r, _)) = self.base_local(pose, rig.head) {
-            // The head's parent already turned with the neck.
-            let p = head_parent_turn * parent_rot(rig.head);
-            writes[1] = Some((rig.head, (p.inverse() * total * p * r).normalize()));
+            // The head's parent already turned with the neck: the head's world becomes
+            // `total` times the clip's.
+            let old = parent_rot(rig.head);
+            let new = head_parent_turn * old;
+            writes[1] = Some((rig.head, (new.inverse() * total * old * r).normalize()));
         }
         for (k, eye) in rig.eyes.iter().enumerate() {
             let Some(e) = *eye else { continue };

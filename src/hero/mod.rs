@@ -222,19 +222,6 @@ impl Hero {
             .collect();
         let expressions = Expressions::new(&scene, scene.id ^ 0x9e37_79b9);
         let look = look_at::LookAt::new(&scene, faces_neg_z);
-        if let Some(a) = look.asset() {
-            if a.kind == crate::asset::LookAtType::Expression
-                && [&a.horizontal_outer, &a.vertical_up, &a.vertical_down]
-                    .iter()
-                    .any(|m| m.output_scale > 1.0)
-            {
-                warnings.push(format!(
-                    "{}: look-at by expression has output scales above 1 (degree-like values); \
-                     its weights stop at 1",
-                    scene.source
-                ));
-            }
-        }
         let material_base: Vec<_> = materials
             .iter()
             .map(expression_binds::MaterialLook::of)
