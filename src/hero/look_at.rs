@@ -406,7 +406,8 @@ impl LookAt {
         let (ey, ep) = self.eye_gaze;
         self.weights = [0.0; 4];
         self.eye_angles = [(0.0, 0.0); 2];
-        if let Some(a) = &self.asset {
+        // No target: the eyes rest (a VRM 0.x curve may give a weight even at 0 degrees).
+        if let (Some(a), true) = (&self.asset, gaze.is_some()) {
             match a.kind {
                 LookAtType::Expression => self.weights = expression_weights(a, ey, ep),
                 LookAtType::Bone => self.eye_angles = eye_bone_angles(a, ey, ep),
