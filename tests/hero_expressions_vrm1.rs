@@ -103,8 +103,14 @@ fn override_modes_are_read() {
     assert!(e("wink").is_binary && !e("wink").is_preset);
     let a = e("angry");
     assert_eq!(a.material_color_binds.len(), 3);
-    assert_eq!(a.material_color_binds[1].kind, MaterialColorType::EmissionColor);
-    assert_eq!(a.material_color_binds[0].target, Vec4::new(1.0, 0.0, 0.0, 0.5));
+    assert_eq!(
+        a.material_color_binds[1].kind,
+        MaterialColorType::EmissionColor
+    );
+    assert_eq!(
+        a.material_color_binds[0].target,
+        Vec4::new(1.0, 0.0, 0.0, 0.5)
+    );
     assert_eq!(a.texture_transform_binds[0].scale, Vec2::new(2.0, 3.0));
     assert_eq!(a.texture_transform_binds[0].offset, Vec2::new(0.5, -0.25));
 }
@@ -144,7 +150,11 @@ fn blend_holds_back_by_its_weight_for_mouth_look_at_and_blink() {
     let v = weights(&s, &[("sad", 0.25)], [1.0, 0.0, 0.0, 0.0]);
     assert_approx!(v[1], 0.75, 1e-6);
     // Blink: under relaxed 0.4 → 0.6 of the slider.
-    assert_approx!(w(&s, &[("blink", 0.5), ("relaxed", 0.4)], "blink"), 0.3, 1e-6);
+    assert_approx!(
+        w(&s, &[("blink", 0.5), ("relaxed", 0.4)], "blink"),
+        0.3,
+        1e-6
+    );
 }
 
 #[test]
@@ -154,14 +164,36 @@ fn override_amounts_add_up_and_the_rest_multiplies() {
         d["extensions"]["VRMC_vrm"]["expressions"]["preset"]["sad"]["overrideBlink"] =
             json!("blend");
     });
-    let v = w(&s, &[("blink", 1.0), ("relaxed", 0.3), ("sad", 0.5)], "blink");
+    let v = w(
+        &s,
+        &[("blink", 1.0), ("relaxed", 0.3), ("sad", 0.5)],
+        "blink",
+    );
     assert_approx!(v, 0.2, 1e-6);
     // ... and never less than nothing.
-    assert_eq!(w(&s, &[("blink", 1.0), ("relaxed", 0.7), ("sad", 0.6)], "blink"), 0.0);
+    assert_eq!(
+        w(
+            &s,
+            &[("blink", 1.0), ("relaxed", 0.7), ("sad", 0.6)],
+            "blink"
+        ),
+        0.0
+    );
     // Block and blend together: the block alone already takes it all.
-    assert_eq!(w(&s, &[("blink", 1.0), ("relaxed", 0.1), ("happy", 0.2)], "blink"), 0.0);
+    assert_eq!(
+        w(
+            &s,
+            &[("blink", 1.0), ("relaxed", 0.1), ("happy", 0.2)],
+            "blink"
+        ),
+        0.0
+    );
     // The overriding expressions keep their own weights.
-    let all = weights(&s, &[("blink", 1.0), ("relaxed", 0.3), ("sad", 0.5)], [0.0; 4]);
+    let all = weights(
+        &s,
+        &[("blink", 1.0), ("relaxed", 0.3), ("sad", 0.5)],
+        [0.0; 4],
+    );
     assert_approx!(all[6], 0.3, 1e-6);
     assert_approx!(all[5], 0.5, 1e-6);
     // The multipliers are reported for the panel.
@@ -183,7 +215,11 @@ fn binary_expressions_round_and_switch_off_when_held_back_partly() {
         // A binary blink, held back by relaxed's blend.
         d["extensions"]["VRMC_vrm"]["expressions"]["preset"]["blink"]["isBinary"] = json!(true);
     });
-    assert_eq!(w(&s, &[("wink", 0.5)], "wink"), 0.0, "0.5 is not above one half");
+    assert_eq!(
+        w(&s, &[("wink", 0.5)], "wink"),
+        0.0,
+        "0.5 is not above one half"
+    );
     assert_eq!(w(&s, &[("wink", 0.51)], "wink"), 1.0);
     assert_eq!(w(&s, &[("blink", 0.6)], "blink"), 1.0);
     // Held back to 0.7 of full: a binary expression is on or off, so off.
@@ -210,11 +246,7 @@ fn material_colour_and_texture_binds_reach_the_hero_materials() {
     // base + (target - base) · weight, alpha too for `color`.
     assert_approx!(l.lit_color, Vec4::new(0.9, 0.3, 0.2, 0.75), 1e-6);
     assert_approx!(l.emissive, glam::Vec3::new(0.0, 0.5, 0.0), 1e-6);
-    assert_approx!(
-        l.shade_color,
-        glam::Vec3::new(0.3, 0.25, 0.6),
-        1e-6
-    );
+    assert_approx!(l.shade_color, glam::Vec3::new(0.3, 0.25, 0.6), 1e-6);
     assert_approx!(l.uv_scale, Vec2::new(1.5, 2.0), 1e-6);
     assert_approx!(l.uv_offset, Vec2::new(0.25, -0.125), 1e-6);
     assert_eq!(l.rim_color, base.rim_color, "unbound colours stay");
@@ -277,12 +309,24 @@ fn vrm0_material_values_map_to_colour_and_texture_binds() {
     }});
     let s = load_slice("F.vrm", &b.finish(doc), None).unwrap_or_else(|e| panic!("{e}"));
     let e = s.vrm.as_ref().unwrap().expression("happy").unwrap();
-    assert_eq!(e.override_blink, ExpressionOverride::None, "VRM 0.x has no overrides");
+    assert_eq!(
+        e.override_blink,
+        ExpressionOverride::None,
+        "VRM 0.x has no overrides"
+    );
     let c = &e.material_color_binds;
-    assert_eq!(c.len(), 2, "unknown properties and materials are left out: {c:?}");
+    assert_eq!(
+        c.len(),
+        2,
+        "unknown properties and materials are left out: {c:?}"
+    );
     assert_eq!((c[0].material, c[0].kind), (1, MaterialColorType::Color));
     // Gamma colours made linear (alpha stays).
-    assert_approx!(c[0].target, Vec4::new(0.5f32.powf(2.2), 1.0, 0.0, 0.8), 1e-6);
+    assert_approx!(
+        c[0].target,
+        Vec4::new(0.5f32.powf(2.2), 1.0, 0.0, 0.8),
+        1e-6
+    );
     assert_eq!(c[1].kind, MaterialColorType::RimColor);
     let t = &e.texture_transform_binds;
     assert_eq!(t.len(), 1);

@@ -3,6 +3,9 @@
 //! within its limits, never accumulates), target choice, and eye bones on a hand-built VRM 1.0
 //! skeleton.
 
+// Godette's curve numbers are written as the file has them.
+#![allow(clippy::excessive_precision)]
+
 mod support;
 
 use glam::{Mat4, Quat, Vec2, Vec3};
@@ -43,7 +46,9 @@ fn v0_formula(keys: &[[f32; 4]], x_range: f32, y_range: f32, angle: f32) -> f32 
     y_range * hermite(seg[0], seg[1], t)
 }
 
-const ANGLES: [f32; 11] = [0.0, 1.0, 5.0, 12.0, 20.0, 30.0, 45.0, 59.0, 75.0, 90.0, 130.0];
+const ANGLES: [f32; 11] = [
+    0.0, 1.0, 5.0, 12.0, 20.0, 30.0, 45.0, 59.0, 75.0, 90.0, 130.0,
+];
 
 #[test]
 fn godettes_range_maps_follow_the_vrm0_curve_formula() {
@@ -189,7 +194,10 @@ fn the_head_eases_to_the_excess_and_stays_within_its_limits() {
         let (mut y, mut p) = (0.0f32, 0.0f32);
         let mut steps_to_95 = None;
         for k in 0..120 {
-            let (ny, np) = (ease(y, goal_yaw, 1.0 / 60.0), ease(p, goal_pitch, 1.0 / 60.0));
+            let (ny, np) = (
+                ease(y, goal_yaw, 1.0 / 60.0),
+                ease(p, goal_pitch, 1.0 / 60.0),
+            );
             // Monotone towards the goal: never past it, never back.
             assert!((ny - y) * goal_yaw.signum() >= 0.0 && ny.abs() <= goal_yaw.abs() + 1e-4);
             assert!((np - p) * goal_pitch.signum() >= 0.0 && np.abs() <= goal_pitch.abs() + 1e-4);
@@ -222,20 +230,90 @@ fn targets_are_chosen_by_mode_idleness_and_what_is_in_front() {
         waver: w,
     };
     let cases = [
-        (LookTarget::Auto, inputs(front, Some(waver)), true, Some(front), LookSource::Camera),
-        (LookTarget::Auto, inputs(side, None), true, Some(side), LookSource::Camera),
-        (LookTarget::Auto, inputs(behind, Some(waver)), true, Some(waver), LookSource::Waver),
-        (LookTarget::Auto, inputs(front, Some(waver)), false, Some(waver), LookSource::Waver),
-        (LookTarget::Auto, inputs(behind, None), true, None, LookSource::Ahead),
-        (LookTarget::Auto, inputs(front, None), false, None, LookSource::Ahead),
-        (LookTarget::Camera, inputs(behind, None), false, Some(behind), LookSource::Camera),
-        (LookTarget::NearestWaver, inputs(front, None), true, None, LookSource::Ahead),
-        (LookTarget::NearestWaver, inputs(front, Some(waver)), true, Some(waver), LookSource::Waver),
-        (LookTarget::ClickedPoint(behind), inputs(front, None), true, Some(behind), LookSource::Point),
-        (LookTarget::Off, inputs(front, Some(waver)), true, None, LookSource::None),
+        (
+            LookTarget::Auto,
+            inputs(front, Some(waver)),
+            true,
+            Some(front),
+            LookSource::Camera,
+        ),
+        (
+            LookTarget::Auto,
+            inputs(side, None),
+            true,
+            Some(side),
+            LookSource::Camera,
+        ),
+        (
+            LookTarget::Auto,
+            inputs(behind, Some(waver)),
+            true,
+            Some(waver),
+            LookSource::Waver,
+        ),
+        (
+            LookTarget::Auto,
+            inputs(front, Some(waver)),
+            false,
+            Some(waver),
+            LookSource::Waver,
+        ),
+        (
+            LookTarget::Auto,
+            inputs(behind, None),
+            true,
+            None,
+            LookSource::Ahead,
+        ),
+        (
+            LookTarget::Auto,
+            inputs(front, None),
+            false,
+            None,
+            LookSource::Ahead,
+        ),
+        (
+            LookTarget::Camera,
+            inputs(behind, None),
+            false,
+            Some(behind),
+            LookSource::Camera,
+        ),
+        (
+            LookTarget::NearestWaver,
+            inputs(front, None),
+            true,
+            None,
+            LookSource::Ahead,
+        ),
+        (
+            LookTarget::NearestWaver,
+            inputs(front, Some(waver)),
+            true,
+            Some(waver),
+            LookSource::Waver,
+        ),
+        (
+            LookTarget::ClickedPoint(behind),
+            inputs(front, None),
+            true,
+            Some(behind),
+            LookSource::Point,
+        ),
+        (
+            LookTarget::Off,
+            inputs(front, Some(waver)),
+            true,
+            None,
+            LookSource::None,
+        ),
     ];
     for (i, (target, inputs, idle, aim, source)) in cases.into_iter().enumerate() {
-        assert_eq!(choose(target, &inputs, eye, facing, idle), (aim, source), "case {i}");
+        assert_eq!(
+            choose(target, &inputs, eye, facing, idle),
+            (aim, source),
+            "case {i}"
+        );
     }
 
     // Waving = showing the wave clip; the nearest within range wins.
@@ -262,7 +340,11 @@ fn targets_are_chosen_by_mode_idleness_and_what_is_in_front() {
         Some(Vec3::new(3.0, PERSON_EYE_HEIGHT, 0.0))
     );
     anim[1] = AnimState::new(ClipKind::Idle, 0.0);
-    assert_eq!(nearest_waver(Vec2::ZERO, &pos, &anim), None, "9 m is too far");
+    assert_eq!(
+        nearest_waver(Vec2::ZERO, &pos, &anim),
+        None,
+        "9 m is too far"
+    );
 }
 
 /// Model-space forward of a node (VRM 0.x faces -Z) in the current pose.
@@ -282,7 +364,11 @@ fn godette_turns_eyes_then_head_towards_the_camera_and_holds_still() {
     let rest_forward = forward(&h, head);
     let model = h.model_matrix();
     // 30 degrees to her left (VRM 0.x: forward -Z, left -X), level with her eyes, 20 m off.
-    let eye_scene = h.pose.world(head).unwrap().transform_point3(Vec3::new(0.0, 0.146, -0.122));
+    let eye_scene = h
+        .pose
+        .world(head)
+        .unwrap()
+        .transform_point3(Vec3::new(0.0, 0.146, -0.122));
     let yaw = 30f32.to_radians();
     let target_scene = eye_scene + Vec3::new(-yaw.sin(), 0.0, -yaw.cos()) * 20.0;
     h.look.target = LookTarget::Camera;
@@ -303,8 +389,15 @@ fn godette_turns_eyes_then_head_towards_the_camera_and_holds_still() {
     assert_eq!(h.look.weights, w);
     assert!(w[0] > 0.3 && w[1] == 0.0, "{w:?}");
     let vrm = h.scene.vrm.as_ref().unwrap();
-    let left = vrm.expressions.iter().position(|e| e.name == "lookLeft").unwrap();
-    assert_eq!(h.expressions.applied[left], w[0], "lookLeft reaches the face");
+    let left = vrm
+        .expressions
+        .iter()
+        .position(|e| e.name == "lookLeft")
+        .unwrap();
+    assert_eq!(
+        h.expressions.applied[left], w[0],
+        "lookLeft reaches the face"
+    );
     // The head really turned left (towards -X) by about the eased angle (idle sway aside).
     let f = forward(&h, head);
     let turned = rest_forward.angle_between(f).to_degrees();
@@ -319,8 +412,16 @@ fn godette_turns_eyes_then_head_towards_the_camera_and_holds_still() {
     for _ in 0..5 {
         h.update(0.0);
     }
-    assert_eq!(h.pose.version(), v, "an unchanged look leaves the pose alone");
-    assert_eq!(h.pose.local(head).unwrap().rotation, head_rot, "no accumulation");
+    assert_eq!(
+        h.pose.version(),
+        v,
+        "an unchanged look leaves the pose alone"
+    );
+    assert_eq!(
+        h.pose.local(head).unwrap().rotation,
+        head_rot,
+        "no accumulation"
+    );
 
     // Far behind her: the camera target clamps the head at its limit...
     let back = 150f32.to_radians();
@@ -384,7 +485,9 @@ fn vrm1_bone_look_at_turns_neck_head_and_eyes() {
     // 20 degrees to her left (+X for a +Z-facing model), level with the eye point.
     let eye = Vec3::new(0.0, 1.5 + 0.06, 0.08);
     let y = 20f32.to_radians();
-    look.set_target(LookTarget::ClickedPoint(eye + Vec3::new(y.sin(), 0.0, y.cos()) * 10.0));
+    look.set_target(LookTarget::ClickedPoint(
+        eye + Vec3::new(y.sin(), 0.0, y.cos()) * 10.0,
+    ));
     let mut fresh = true;
     for _ in 0..180 {
         look.update(1.0 / 60.0, &s, &mut pose, fresh, &Mat4::IDENTITY, true);
@@ -409,7 +512,9 @@ fn vrm1_bone_look_at_turns_neck_head_and_eyes() {
     assert_approx!(fwd(5), 8.0 + e[1].0, 1e-3, "right eye");
     // Up: 15 degrees above, straight ahead: the head takes the part past the eyes.
     let p = 15f32.to_radians();
-    look.set_target(LookTarget::ClickedPoint(eye + Vec3::new(0.0, p.sin(), p.cos()) * 10.0));
+    look.set_target(LookTarget::ClickedPoint(
+        eye + Vec3::new(0.0, p.sin(), p.cos()) * 10.0,
+    ));
     for _ in 0..240 {
         look.update(1.0 / 60.0, &s, &mut pose, false, &Mat4::IDENTITY, true);
     }
@@ -424,7 +529,10 @@ fn vrm1_bone_look_at_turns_neck_head_and_eyes() {
     look.update(1.0 / 60.0, &s, &mut pose, false, &Mat4::IDENTITY, true);
     for n in 2..6 {
         assert_approx!(
-            pose.local(n).unwrap().rotation.angle_between(Quat::IDENTITY),
+            pose.local(n)
+                .unwrap()
+                .rotation
+                .angle_between(Quat::IDENTITY),
             0.0,
             1e-5
         );

@@ -214,8 +214,7 @@ fn read_v0(
             }
         }
     }
-    let look_at =
-        super::vrm_look_at::read_v0(file, v, humanoid.get("head").copied(), nodes.len())?;
+    let look_at = super::vrm_look_at::read_v0(file, v, humanoid.get("head").copied(), nodes.len())?;
     Ok(VrmAsset {
         spec_major: 0,
         title: s(&meta, "title"),

@@ -13,7 +13,12 @@ fn bad(file: &str, what: &str, msg: String) -> ImportError {
 }
 
 /// `overrideBlink` / `overrideLookAt` / `overrideMouth` of a VRM 1.0 expression.
-pub fn read_override(file: &str, what: &str, e: &Value, key: &str) -> Result<ExpressionOverride, ImportError> {
+pub fn read_override(
+    file: &str,
+    what: &str,
+    e: &Value,
+    key: &str,
+) -> Result<ExpressionOverride, ImportError> {
     match e.get(key).and_then(Value::as_str) {
         None | Some("none") => Ok(ExpressionOverride::None),
         Some("block") => Ok(ExpressionOverride::Block),
@@ -26,7 +31,11 @@ pub fn read_override(file: &str, what: &str, e: &Value, key: &str) -> Result<Exp
     }
 }
 
-fn floats<const N: usize>(file: &str, what: &str, v: Option<&Value>) -> Result<Option<[f32; N]>, ImportError> {
+fn floats<const N: usize>(
+    file: &str,
+    what: &str,
+    v: Option<&Value>,
+) -> Result<Option<[f32; N]>, ImportError> {
     let Some(v) = v else { return Ok(None) };
     let a = v.as_array().filter(|a| a.len() == N);
     let mut out = [0.0; N];
@@ -44,7 +53,11 @@ fn floats<const N: usize>(file: &str, what: &str, v: Option<&Value>) -> Result<O
 fn material_index(file: &str, what: &str, b: &Value, count: usize) -> Result<usize, ImportError> {
     match b.get("material").and_then(Value::as_u64) {
         Some(m) if (m as usize) < count => Ok(m as usize),
-        Some(m) => Err(bad(file, what, format!("material {m} out of range ({count} materials)"))),
+        Some(m) => Err(bad(
+            file,
+            what,
+            format!("material {m} out of range ({count} materials)"),
+        )),
         None => Err(bad(file, what, "has no material index".to_string())),
     }
 }
@@ -103,9 +116,14 @@ pub fn read_v1_binds(
         let w = format!("{what}.textureTransformBinds[{i}]");
         let material = material_index(file, &w, b, material_count)?;
         // The schema says `scale`; three-vrm reads `scaling`: take either.
-        let scale = floats::<2>(file, &format!("{w}.scale"), b.get("scale").or(b.get("scaling")))?
-            .unwrap_or([1.0, 1.0]);
-        let offset = floats::<2>(file, &format!("{w}.offset"), b.get("offset"))?.unwrap_or([0.0, 0.0]);
+        let scale = floats::<2>(
+            file,
+            &format!("{w}.scale"),
+            b.get("scale").or(b.get("scaling")),
+        )?
+        .unwrap_or([1.0, 1.0]);
+        let offset =
+            floats::<2>(file, &format!("{w}.offset"), b.get("offset"))?.unwrap_or([0.0, 0.0]);
         uvs.push(TextureTransformBind {
             material,
             scale: Vec2::from_array(scale),
@@ -124,11 +142,19 @@ pub fn read_v0_material_values(
 ) -> (Vec<MaterialColorBind>, Vec<TextureTransformBind>) {
     let mut colors = Vec::new();
     let mut uvs = Vec::new();
-    for mv in g.get("materialValues").and_then(Value::as_array).into_iter().flatten() {
+    for mv in g
+        .get("materialValues")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         let Some(name) = mv.get("materialName").and_then(Value::as_str) else {
             continue;
         };
-        let Some(material) = materials.iter().position(|m| m.name.as_deref() == Some(name)) else {
+        let Some(material) = materials
+            .iter()
+            .position(|m| m.name.as_deref() == Some(name))
+        else {
             continue;
         };
         let Some(t) = mv.get("targetValue").and_then(Value::as_array) else {

@@ -127,7 +127,11 @@ fn output_scale(file: &str, what: &str, v: f32) -> Result<f32, ImportError> {
 
 /// VRM 1.0 `lookAt` (None when absent). Defaults as three-vrm: 90 degrees in, and 1 (a full
 /// weight) out for expressions, 10 degrees for bones; eye point 6 cm above the head.
-pub fn read_v1(file: &str, v: &Value, head: Option<usize>) -> Result<Option<LookAtAsset>, ImportError> {
+pub fn read_v1(
+    file: &str,
+    v: &Value,
+    head: Option<usize>,
+) -> Result<Option<LookAtAsset>, ImportError> {
     let Some(l) = v.get("lookAt").filter(|l| l.is_object()) else {
         return Ok(None);
     };
@@ -245,7 +249,10 @@ pub fn read_v0(
             curve,
         })
     };
-    let o = fp.get("firstPersonBoneOffset").cloned().unwrap_or(Value::Null);
+    let o = fp
+        .get("firstPersonBoneOffset")
+        .cloned()
+        .unwrap_or(Value::Null);
     Ok(Some(LookAtAsset {
         kind,
         head: bone.or(head),
@@ -261,11 +268,14 @@ pub fn read_v0(
 
 /// A VRM 0.x curve: 4 finite numbers per key, key times rising. An empty array is no curve.
 fn read_curve(file: &str, what: &str, a: &[Value]) -> Result<Vec<[f32; 4]>, ImportError> {
-    if a.len() % 4 != 0 {
+    if !a.len().is_multiple_of(4) {
         return Err(bad(
             file,
             &format!("{what}.curve"),
-            format!("{} numbers; must be 4 per key (time, value, in, out)", a.len()),
+            format!(
+                "{} numbers; must be 4 per key (time, value, in, out)",
+                a.len()
+            ),
         ));
     }
     let mut keys = Vec::with_capacity(a.len() / 4);

@@ -107,10 +107,7 @@ pub fn eye_bone_angles(a: &LookAtAsset, yaw: f32, pitch: f32) -> [(f32, f32); 2]
     let (left, right) = if yaw >= 0.0 {
         (a.horizontal_outer.map(yaw), a.horizontal_inner.map(yaw))
     } else {
-        (
-            -a.horizontal_inner.map(-yaw),
-            -a.horizontal_outer.map(-yaw),
-        )
+        (-a.horizontal_inner.map(-yaw), -a.horizontal_outer.map(-yaw))
     };
     [(left, p), (right, p)]
 }
@@ -172,8 +169,7 @@ pub fn choose(
 ) -> (Option<Vec3>, LookSource) {
     let in_front = |p: Vec3| {
         let d = Vec3::new(p.x - eye.x, 0.0, p.z - eye.z);
-        d.length_squared() > 1e-8
-            && d.normalize().dot(facing) >= CAMERA_IN_FRONT.to_radians().cos()
+        d.length_squared() > 1e-8 && d.normalize().dot(facing) >= CAMERA_IN_FRONT.to_radians().cos()
     };
     match target {
         LookTarget::Off => (None, LookSource::None),
@@ -376,11 +372,16 @@ impl LookAt {
             Quat::IDENTITY
         };
         let frame = head_rot * rig.head_rest.inverse() * flip;
-        let offset = self.asset.as_ref().map_or(Vec3::new(0.0, 0.06, 0.0), |a| a.offset_from_head);
+        let offset = self
+            .asset
+            .as_ref()
+            .map_or(Vec3::new(0.0, 0.06, 0.0), |a| a.offset_from_head);
         let eye = head_world.transform_point3(offset);
         let eye_world = model.transform_point3(eye);
         let facing = model.transform_vector3(flip * Vec3::Z);
-        let facing = Vec3::new(facing.x, 0.0, facing.z).try_normalize().unwrap_or(Vec3::NEG_Z);
+        let facing = Vec3::new(facing.x, 0.0, facing.z)
+            .try_normalize()
+            .unwrap_or(Vec3::NEG_Z);
         let (aim, source) = choose(self.target, &self.inputs, eye_world, facing, idle);
         self.aim = aim;
         self.source = source;

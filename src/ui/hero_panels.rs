@@ -94,7 +94,12 @@ fn look_row(p: &Pointer, hero: &Hero, x: f32, y: f32, out: &mut Vec<HeroCommand>
     text(
         &format!(
             "at {what}: gaze {:.0}/{:.0}, head {:.0}/{:.0}, eyes {:.0}/{:.0} deg",
-            look.gaze.0, look.gaze.1, look.head_yaw, look.head_pitch, look.eye_gaze.0, look.eye_gaze.1
+            look.gaze.0,
+            look.gaze.1,
+            look.head_yaw,
+            look.head_pitch,
+            look.eye_gaze.0,
+            look.eye_gaze.1
         ),
         x + 10.0,
         y + 40.0,
