@@ -86,14 +86,14 @@ fn look_row(p: &Pointer, hero: &Hero, x: f32, y: f32, out: &mut Vec<HeroCommand>
     }
     let what = match look.source {
         LookSource::None => "nothing",
-        LookSource::Camera => "the camera",
-        LookSource::Point => "the clicked point",
-        LookSource::Waver => "a waving person",
+        LookSource::Camera => "camera",
+        LookSource::Point => "point",
+        LookSource::Waver => "waver",
         LookSource::Ahead => "ahead",
     };
     text(
         &format!(
-            "at {what}: gaze {:.0}/{:.0}, head {:.0}/{:.0}, eyes {:.0}/{:.0} deg",
+            "{what}: gaze {:.0}/{:.0} head {:.0}/{:.0} eyes {:.0}/{:.0}",
             look.gaze.0,
             look.gaze.1,
             look.head_yaw,
@@ -159,7 +159,7 @@ impl HeroPanels {
         y: f32,
     ) -> f32 {
         let w = 340.0;
-        let rows = 10.0 + (hero.clips.len() as f32 / 3.0).ceil();
+        let rows = 11.0 + (hero.clips.len() as f32 / 3.0).ceil();
         let h = rows * 24.0 + 18.0;
         draw_rectangle(x, y, w, h, BG);
         text("Hero animation (F5)", x + 10.0, y + 20.0);
@@ -203,7 +203,7 @@ impl HeroPanels {
         );
         cy += 8.0;
         look_row(&p, hero, x, cy, out);
-        cy += 50.0;
+        cy += 66.0;
         animation_counters(hero, gpu, palette_mode, x, cy);
         h
     }
