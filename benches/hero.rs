@@ -117,6 +117,28 @@ fn cpu() {
         ),
     );
 
+    // Look-at alone: the camera swinging in front of her, so the gaze, the eased head, the eye
+    // weights and the rewritten neck/head locals change every frame (plus the world matrices).
+    let (_, mut hero) = setup();
+    hero.update(dt);
+    hero.look.target = throng::hero::look_at::LookTarget::Camera;
+    let model = hero.model_matrix();
+    let mut look_us = 0.0;
+    for i in 0..frames {
+        let a = i as f32 * 0.01;
+        let eye = Vec3::new(2.0 * a.sin(), 1.5, -3.0);
+        hero.look.inputs.camera_eye = Some(model.transform_point3(eye));
+        let t = Instant::now();
+        hero.look
+            .update(dt, &hero.scene, &mut hero.pose, false, &model, true);
+        look_us += t.elapsed().as_secs_f64() * 1e6;
+    }
+    row(
+        "look-at (target moving: gaze, head, eyes, world)",
+        look_us / n,
+        "LookAt::update alone",
+    );
+
     // An expression slider moving every frame: one face rebuild (630 vertices) per frame.
     let mut morph = 0.0;
     let t0 = Instant::now();

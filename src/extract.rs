@@ -100,6 +100,7 @@ pub fn hero_frame<'a>(hero: &'a Hero, frustum: &Frustum) -> HeroFrame<'a> {
         world_bounds: b,
         palettes: &hero.palettes,
         morphed: &hero.morphed,
+        material_looks: &hero.material_looks,
     }
 }
 

@@ -30,7 +30,7 @@ pub struct InputReader {
 const DOUBLE_CLICK_SECONDS: f32 = 0.35;
 const DOUBLE_CLICK_PIXELS: f32 = 6.0;
 
-const INTENT_KEYS: [(KeyCode, Intent); 23] = [
+const INTENT_KEYS: [(KeyCode, Intent); 24] = [
     (KeyCode::Space, Intent::Game(Action::TogglePause)),
     (KeyCode::P, Intent::Game(Action::TogglePause)),
     (KeyCode::N, Intent::Game(Action::SingleStep)),
@@ -49,6 +49,10 @@ const INTENT_KEYS: [(KeyCode, Intent); 23] = [
     (KeyCode::F7, Intent::ToggleCullView),
     (KeyCode::F, Intent::Game(Action::ToggleFollow)),
     (KeyCode::V, Intent::Game(Action::HeroWave)),
+    (
+        KeyCode::L,
+        Intent::Hero(crate::hero::commands::HeroCommand::CycleLookTarget),
+    ),
     (KeyCode::F5, Intent::TogglePanel(Panel::HeroAnimation)),
     (KeyCode::F6, Intent::TogglePanel(Panel::HeroExpressions)),
     (KeyCode::F8, Intent::TogglePanel(Panel::LevelOverlay)),
@@ -76,6 +80,17 @@ impl InputReader {
 
     fn script_keys(&self) -> impl Iterator<Item = &super::input_script::ScriptKey> {
         self.script.iter().flat_map(|s| s.keys())
+    }
+
+    /// A Ctrl+click on the world this frame, in normalised device coordinates: the point the
+    /// hero should look at.
+    pub fn look_click(&self, mouse: &Pointer, screen: (f32, f32)) -> Option<Vec2> {
+        (mouse.pressed.left && self.ctrl()).then(|| {
+            Vec2::new(
+                mouse.pos.x / screen.0 * 2.0 - 1.0,
+                1.0 - mouse.pos.y / screen.1 * 2.0,
+            )
+        })
     }
 
     fn ctrl(&self) -> bool {

@@ -213,6 +213,15 @@ impl Session {
                 self.note(note, EDIT_NOTE);
             }
         }
+        // Ctrl+click: the hero looks at that ground point.
+        if let Some(ndc) = self.reader.look_click(&routed.world, screen.size) {
+            let view_proj = self.game.camera.view_projection(screen.aspect);
+            if let (Some(p), Some(h)) = (ground_point(&view_proj, ndc), self.game.hero.as_mut()) {
+                h.command(crate::hero::commands::HeroCommand::SetLookTarget(
+                    crate::hero::look_at::LookTarget::ClickedPoint(p),
+                ));
+            }
+        }
         // A double click glides the camera to that ground point.
         if let Some(ndc) = input.double_click.take() {
             let view_proj = self.game.camera.view_projection(screen.aspect);

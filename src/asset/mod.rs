@@ -13,7 +13,10 @@ pub mod sources;
 pub mod types;
 pub mod vrm;
 pub mod vrm_spring;
+pub mod vrm_expression_binds;
+pub mod vrm_look_at;
 
 pub use error::ImportError;
 pub use import::{load_file, load_slice};
 pub use types::*;
+pub use vrm_look_at::{LookAtAsset, LookAtType, RangeMap};

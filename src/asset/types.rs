@@ -492,13 +492,57 @@ pub struct MorphBind {
     pub weight: f32,
 }
 
-#[derive(Debug, Clone)]
+/// How an expression holds back the blink, look-at or mouth expressions while it shows
+/// (VRM 1.0 `overrideBlink` / `overrideLookAt` / `overrideMouth`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ExpressionOverride {
+    #[default]
+    None,
+    /// Any weight above 0 holds them back fully.
+    Block,
+    /// Holds them back by its weight.
+    Blend,
+}
+
+/// Which MToon colour a material colour bind moves (VRM 1.0 `materialColorBinds[].type`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MaterialColorType {
+    Color,
+    EmissionColor,
+    ShadeColor,
+    MatcapColor,
+    RimColor,
+    OutlineColor,
+}
+
+/// A material colour an expression moves towards `target` (linear RGBA; only `Color` uses A).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MaterialColorBind {
+    pub material: usize,
+    pub kind: MaterialColorType,
+    pub target: Vec4,
+}
+
+/// The texture scale and offset an expression moves a material's textures towards.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TextureTransformBind {
+    pub material: usize,
+    pub scale: Vec2,
+    pub offset: Vec2,
+}
+
+#[derive(Debug, Clone, Default)]
 pub struct ExpressionAsset {
     /// VRM 1.0 name (`blink`, `happy`, `aa`, ...) or the custom name.
     pub name: String,
     pub is_preset: bool,
     pub is_binary: bool,
     pub binds: Vec<MorphBind>,
+    pub override_blink: ExpressionOverride,
+    pub override_look_at: ExpressionOverride,
+    pub override_mouth: ExpressionOverride,
+    pub material_color_binds: Vec<MaterialColorBind>,
+    pub texture_transform_binds: Vec<TextureTransformBind>,
 }
 
 #[derive(Debug, Clone)]
@@ -513,6 +557,8 @@ pub struct VrmAsset {
     pub expressions: Vec<ExpressionAsset>,
     /// Spring bones (`VRMC_springBone` or VRM 0.x `secondaryAnimation`); empty when none.
     pub springs: super::vrm_spring::SpringBoneAsset,
+    /// VRM 1.0 `lookAt` or VRM 0.x `firstPerson` look-at settings (None: the file has none).
+    pub look_at: Option<super::vrm_look_at::LookAtAsset>,
 }
 
 impl VrmAsset {

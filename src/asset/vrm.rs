@@ -19,7 +19,7 @@ pub fn read_vrm(
         return Ok(None);
     };
     let mut vrm = if let Some(v1) = ext.get("VRMC_vrm") {
-        read_v1(file, v1, nodes, meshes)?
+        read_v1(file, v1, nodes, meshes, materials.len())?
     } else if let Some(v0) = ext.get("VRM") {
         read_v0(file, v0, nodes, meshes, materials)?
     } else {
@@ -186,11 +186,17 @@ fn read_v0(
                 let w = f(b, "weight", 100.0) / 100.0;
                 binds_for_mesh(file, &what, mesh, target, w, nodes, meshes, &mut binds)?;
             }
+            let (material_color_binds, texture_transform_binds) =
+                super::vrm_expression_binds::read_v0_material_values(g, materials);
             expressions.push(ExpressionAsset {
                 name,
                 is_preset: mapped.is_some(),
                 is_binary: g.get("isBinary").and_then(Value::as_bool).unwrap_or(false),
                 binds,
+                material_color_binds,
+                texture_transform_binds,
+                // VRM 0.x has no override settings.
+                ..Default::default()
             });
         }
     }
@@ -210,6 +216,7 @@ fn read_v0(
             }
         }
     }
+    let look_at = super::vrm_look_at::read_v0(file, v, humanoid.get("head").copied(), nodes.len())?;
     Ok(VrmAsset {
         spec_major: 0,
         title: s(&meta, "title"),
@@ -218,6 +225,7 @@ fn read_v0(
         humanoid,
         expressions,
         springs: Default::default(),
+        look_at,
     })
 }
 
@@ -453,7 +461,9 @@ fn read_v1(
     v: &Value,
     nodes: &[NodeAsset],
     meshes: &[MeshAsset],
+    material_count: usize,
 ) -> Result<VrmAsset, ImportError> {
+    use super::vrm_expression_binds::{read_override, read_v1_binds};
     let meta = v.get("meta").cloned().unwrap_or(Value::Null);
     let mut humanoid = BTreeMap::new();
     if let Some(bones) = v.pointer("/humanoid/humanBones").and_then(Value::as_object) {
@@ -511,14 +521,22 @@ fn read_v1(
                     weight: f(b, "weight", 1.0).clamp(0.0, 1.0),
                 });
             }
+            let (material_color_binds, texture_transform_binds) =
+                read_v1_binds(file, &what, e, material_count)?;
             expressions.push(ExpressionAsset {
                 name: name.clone(),
                 is_preset,
                 is_binary: e.get("isBinary").and_then(Value::as_bool).unwrap_or(false),
                 binds,
+                override_blink: read_override(file, &what, e, "overrideBlink")?,
+                override_look_at: read_override(file, &what, e, "overrideLookAt")?,
+                override_mouth: read_override(file, &what, e, "overrideMouth")?,
+                material_color_binds,
+                texture_transform_binds,
             });
         }
     }
+    let look_at = super::vrm_look_at::read_v1(file, v, humanoid.get("head").copied())?;
     Ok(VrmAsset {
         spec_major: 1,
         title: s(&meta, "name"),
@@ -532,5 +550,6 @@ fn read_v1(
         humanoid,
         expressions,
         springs: Default::default(),
+        look_at,
     })
 }

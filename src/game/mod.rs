@@ -480,6 +480,14 @@ impl Game {
         hero_dt += self.step_hero_alone(self.clock.frame_dropped_seconds() as f32);
         self.hero_seconds += f64::from(hero_dt);
         if let Some(h) = &mut self.hero {
+            h.look.inputs = crate::hero::look_at::LookInputs {
+                camera_eye: Some(self.camera.eye()),
+                waver: crate::hero::look_at::nearest_waver(
+                    h.position(),
+                    &self.agents.pos,
+                    &self.agents.anim,
+                ),
+            };
             h.update(hero_dt);
             self.camera.follow_target(h.focus_point(), wall_dt);
         }

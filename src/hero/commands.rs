@@ -27,6 +27,10 @@ pub enum HeroCommand {
     SetMorphTarget(usize, f32),
     /// Spring bones (hair, clothes) on or off.
     SetSprings(bool),
+    /// What she looks at (a clicked point is remembered for the panel's "point" button).
+    SetLookTarget(super::look_at::LookTarget),
+    /// The next look target: auto, camera, waving person, the last clicked point, off.
+    CycleLookTarget,
 }
 
 impl Hero {
@@ -63,6 +67,8 @@ impl Hero {
             }
             HeroCommand::SetMorphTarget(i, v) => self.expressions.set_target(i, v),
             HeroCommand::SetSprings(on) => self.springs.enabled = on,
+            HeroCommand::SetLookTarget(t) => self.look.set_target(t),
+            HeroCommand::CycleLookTarget => self.look.cycle_target(),
         }
     }
 }

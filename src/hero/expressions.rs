@@ -6,7 +6,37 @@
 use std::collections::BTreeMap;
 
 use crate::anim::MorphStateSet;
-use crate::asset::SceneAsset;
+use crate::asset::{ExpressionOverride, SceneAsset};
+
+/// The expressions each override holds back (VRM 1.0 `expressions.md`).
+pub const BLINK_NAMES: [&str; 3] = ["blink", "blinkLeft", "blinkRight"];
+pub const LOOK_AT_NAMES: [&str; 4] = ["lookLeft", "lookRight", "lookUp", "lookDown"];
+pub const MOUTH_NAMES: [&str; 5] = ["aa", "ih", "ou", "ee", "oh"];
+
+/// How much an expression at output weight `w` holds back the expressions of one override
+/// (three-vrm's `override*Amount`): block holds fully at any weight, blend by its weight.
+pub fn override_amount(mode: ExpressionOverride, w: f32) -> f32 {
+    match mode {
+        ExpressionOverride::None => 0.0,
+        ExpressionOverride::Block => {
+            if w > 0.0 {
+                1.0
+            } else {
+                0.0
+            }
+        }
+        ExpressionOverride::Blend => w,
+    }
+}
+
+/// `isBinary`: above one half is fully on, else off.
+pub fn binary(w: f32) -> f32 {
+    if w > 0.5 {
+        1.0
+    } else {
+        0.0
+    }
+}
 
 /// Seconds the lid takes to close and to open again (a blink is ~0.15 s).
 pub const BLINK_CLOSE: f32 = 0.06;
@@ -132,6 +162,13 @@ pub struct Expressions {
     pub blinker: Blinker,
     /// Per node: the weights being composed (empty for nodes without morph targets).
     scratch: Vec<Vec<f32>>,
+    /// lookLeft, lookRight, lookUp, lookDown from look-at, set before `apply` (a slider above
+    /// them wins).
+    pub look_weights: [f32; 4],
+    /// Per VRM expression: the weight applied last frame, after binary rounding and overrides.
+    pub applied: Vec<f32>,
+    /// The blink, look-at and mouth multipliers of the last frame (1: nothing overrides them).
+    pub multipliers: [f32; 3],
 }
 
 impl Expressions {
@@ -173,6 +210,9 @@ impl Expressions {
             auto_blink: true,
             blinker: Blinker::new(seed),
             scratch: scene.nodes.iter().map(|_| Vec::new()).collect(),
+            look_weights: [0.0; 4],
+            applied: Vec::new(),
+            multipliers: [1.0; 3],
         }
     }
 
@@ -272,14 +312,49 @@ impl Expressions {
             }
         }
         if let Some(vrm) = &scene.vrm {
+            // Output weights: the slider, the blinker and look-at feeding theirs, binary rounding.
+            self.applied.clear();
             for (e, s) in vrm.expressions.iter().zip(&self.expressions) {
                 let mut v = s.value;
                 if e.name == "blink" {
                     v = v.max(blink);
                 }
-                if e.is_binary {
-                    v = if v > 0.5 { 1.0 } else { 0.0 };
+                if let Some(k) = LOOK_AT_NAMES.iter().position(|n| *n == e.name) {
+                    v = v.max(self.look_weights[k]);
                 }
+                v = v.clamp(0.0, 1.0);
+                if e.is_binary {
+                    v = binary(v);
+                }
+                self.applied.push(v);
+            }
+            // Overrides (three-vrm's composition): every expression's amounts add up, and what
+            // is left of 1 multiplies the blink, look-at and mouth expressions.
+            let mut m = [1.0f32; 3];
+            for (e, &w) in vrm.expressions.iter().zip(&self.applied) {
+                m[0] -= override_amount(e.override_blink, w);
+                m[1] -= override_amount(e.override_look_at, w);
+                m[2] -= override_amount(e.override_mouth, w);
+            }
+            let m = m.map(|x| x.max(0.0));
+            self.multipliers = m;
+            for (e, w) in vrm.expressions.iter().zip(self.applied.iter_mut()) {
+                let name = e.name.as_str();
+                let mut v = *w;
+                if BLINK_NAMES.contains(&name) {
+                    v *= m[0];
+                }
+                if LOOK_AT_NAMES.contains(&name) {
+                    v *= m[1];
+                }
+                if MOUTH_NAMES.contains(&name) {
+                    v *= m[2];
+                }
+                // A binary expression held back partly is off.
+                if e.is_binary && v < 1.0 {
+                    v = 0.0;
+                }
+                *w = v;
                 if v == 0.0 {
                     continue;
                 }

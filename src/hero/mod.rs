@@ -11,8 +11,10 @@
 pub mod bounds;
 pub mod commands;
 pub mod controller;
+pub mod expression_binds;
 pub mod expressions;
 pub mod humanoid_clips;
+pub mod look_at;
 pub mod mixer;
 pub mod mtoon;
 pub mod spring_bones;
@@ -88,6 +90,13 @@ pub struct Hero {
     /// [node][primitive]: morphed vertices of primitives with morph targets.
     pub morphed: Vec<Vec<Option<MorphedPrimitive>>>,
     pub expressions: Expressions,
+    /// Where she looks (target, gaze, eased head turn); the game sets `look.inputs`.
+    pub look: look_at::LookAt,
+    /// Per material: what expressions make of its colours and texture transform this frame
+    /// (the renderer reads these), and the material's own values.
+    pub material_looks: Vec<expression_binds::MaterialLook>,
+    material_base: Vec<expression_binds::MaterialLook>,
+    material_binds: bool,
     pub mixer: ClipMixer,
     /// Hair and clothes (`springs.enabled` is the toggle).
     pub springs: SpringBones,
@@ -220,6 +229,12 @@ impl Hero {
             })
             .collect();
         let expressions = Expressions::new(&scene, scene.id ^ 0x9e37_79b9);
+        let look = look_at::LookAt::new(&scene, faces_neg_z);
+        let material_base: Vec<_> = materials
+            .iter()
+            .map(expression_binds::MaterialLook::of)
+            .collect();
+        let material_binds = expression_binds::has_material_binds(scene.vrm.as_ref());
         let heading = settings.heading_deg.to_radians();
         let mut mixer = ClipMixer::default();
         if let Some(i) = roles.idle {
@@ -241,6 +256,10 @@ impl Hero {
             morphs,
             morphed,
             expressions,
+            look,
+            material_looks: material_base.clone(),
+            material_base,
+            material_binds,
             mixer,
             springs: SpringBones::new(&scene),
             control: ClipControl::Auto,
@@ -355,13 +374,32 @@ impl Hero {
         let dt = if dt.is_finite() { dt.max(0.0) } else { 0.0 };
         self.time += dt;
         let t0 = Instant::now();
-        self.expressions.apply(dt, &self.scene, &mut self.morphs);
         self.choose_clip(dt);
-        if let Err(e) = self
+        let fresh = match self
             .mixer
             .update(dt, &self.clips, &self.bind, &mut self.pose)
         {
-            self.warn_once(format!("animation: {e}"));
+            Ok(fresh) => fresh,
+            Err(e) => {
+                self.warn_once(format!("animation: {e}"));
+                false
+            }
+        };
+        // Look-at after the clip (it turns the clip's head) and before the expressions (it
+        // feeds the look expressions) and the palettes.
+        let idle = self.controller.speed() < IDLE_BELOW;
+        let model = self.model_matrix();
+        self.look
+            .update(dt, &self.scene, &mut self.pose, fresh, &model, idle);
+        self.expressions.look_weights = self.look.weights;
+        self.expressions.apply(dt, &self.scene, &mut self.morphs);
+        if let (true, Some(vrm)) = (self.material_binds, &self.scene.vrm) {
+            expression_binds::compose(
+                &self.material_base,
+                vrm,
+                &self.expressions.applied,
+                &mut self.material_looks,
+            );
         }
         let ts = Instant::now();
         // Springs read the animated pose and write their joints' rotations before palettes.

@@ -21,8 +21,9 @@ use super::gl_raw::{query_limits, FloatTexture, GlLimits};
 use super::layer::{MainPassInfo, WorldLayer};
 use super::RenderStats;
 use crate::asset::{
-    AlphaMode, Filter, OutlineWidthMode, PrimitiveAsset, PrimitiveMode, SceneAsset,
+    AlphaMode, Filter, OutlineWidthMode, PrimitiveAsset, PrimitiveMode, SceneAsset, UvTransform,
 };
+use crate::hero::expression_binds::MaterialLook;
 use crate::hero::mtoon::MToonParams;
 use crate::hero::Hero;
 use crate::view::render_world::HeroFrame;
@@ -253,6 +254,8 @@ pub struct HeroRenderer {
     sets: Vec<ProgramSet>,
     prims: Vec<GpuPrim>,
     materials: Vec<GpuMaterial>,
+    /// This frame's expression-driven material values (see `HeroFrame::material_looks`).
+    looks: Vec<MaterialLook>,
     textures: Vec<TextureId>,
     white: TextureId,
     black: TextureId,
@@ -691,6 +694,7 @@ impl HeroRenderer {
             sets,
             prims,
             materials,
+            looks: Vec::new(),
             textures,
             white,
             black,
@@ -723,6 +727,10 @@ impl HeroRenderer {
         self.stats.morph_uploads = 0;
         self.model = hero.model;
         self.time = hero.time;
+        // Expression colour and texture binds: what the uniforms read instead of the
+        // material's own values.
+        self.looks.clear();
+        self.looks.extend_from_slice(hero.material_looks);
         self.fov_scale = 2.0 * (fov_y * 0.5).tan();
         self.culled = !hero.visible;
         self.stats.culled = self.culled;
@@ -846,6 +854,11 @@ impl HeroRenderer {
 
     fn uniforms(&self, p: &GpuPrim, view_proj: &Mat4, info: Option<&MainPassInfo>) -> HeroUniforms {
         let m = &self.materials[p.material].params;
+        let look = self
+            .looks
+            .get(p.material)
+            .copied()
+            .unwrap_or_else(|| MaterialLook::of(m));
         let palette_width = match (self.mode, p.group) {
             (PaletteMode::Texture, Some(g)) => self
                 .palette_textures
@@ -854,7 +867,12 @@ impl HeroRenderer {
                 .map_or(4.0, |t| t.width as f32),
             _ => 4.0,
         };
-        let uv_rows = m.uv_transform.rows();
+        let uv_rows = UvTransform {
+            offset: look.uv_offset,
+            scale: look.uv_scale,
+            ..m.uv_transform
+        }
+        .rows();
         let mut u = HeroUniforms {
             model: self.model.to_cols_array(),
             view_proj: view_proj.to_cols_array(),
@@ -874,25 +892,25 @@ impl HeroRenderer {
             time: self.time,
             uv_scroll: m.uv_scroll.to_array(),
             uv_rotation: m.uv_rotation,
-            lit_color: m.lit_color.to_array(),
-            shade_color: m.shade_color.to_array(),
+            lit_color: look.lit_color.to_array(),
+            shade_color: look.shade_color.to_array(),
             shading_shift: m.shading_shift,
             shift_tex_scale: m.shading_shift_texture_scale,
             toony: m.shading_toony,
             gi_eq: m.gi_equalization,
-            emissive: m.emissive.to_array(),
+            emissive: look.emissive.to_array(),
             normal_scale: m.normal_scale,
             use_normal_map: if m.textures.normal.is_some() {
                 1.0
             } else {
                 0.0
             },
-            matcap_factor: m.matcap_factor.to_array(),
-            rim_color: m.rim_color.to_array(),
+            matcap_factor: look.matcap_factor.to_array(),
+            rim_color: look.rim_color.to_array(),
             rim_fresnel: m.rim_fresnel_power,
             rim_lift: m.rim_lift,
             rim_mix: m.rim_lighting_mix,
-            outline_color: m.outline_color.to_array(),
+            outline_color: look.outline_color.to_array(),
             outline_mix: m.outline_lighting_mix,
             alpha_mode: match m.alpha_mode {
                 AlphaMode::Opaque => 0.0,

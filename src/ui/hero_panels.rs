@@ -54,6 +54,58 @@ fn text(s: &str, x: f32, y: f32) {
     draw_text(s, x, y, FONT, TEXT);
 }
 
+/// The look-at row: one button per target (L cycles them, Ctrl+click the ground picks a
+/// point), and what she looks at now with the gaze and head angles.
+fn look_row(p: &Pointer, hero: &Hero, x: f32, y: f32, out: &mut Vec<HeroCommand>) {
+    use crate::hero::look_at::{LookSource, LookTarget};
+    let look = &hero.look;
+    let point = look.last_point.map(LookTarget::ClickedPoint);
+    let choices = [
+        ("auto", Some(LookTarget::Auto)),
+        ("camera", Some(LookTarget::Camera)),
+        ("waver", Some(LookTarget::NearestWaver)),
+        ("point", point),
+        ("off", Some(LookTarget::Off)),
+    ];
+    text("look", x + 10.0, y + 15.0);
+    for (i, (label, target)) in choices.iter().enumerate() {
+        let r = Rect {
+            x: x + 50.0 + i as f32 * 56.0,
+            y,
+            w: 52.0,
+            h: 20.0,
+        };
+        let active = std::mem::discriminant(&look.target)
+            == std::mem::discriminant(&target.unwrap_or(LookTarget::Off))
+            && target.is_some();
+        if button(p, r, label, active) {
+            if let Some(t) = target {
+                out.push(HeroCommand::SetLookTarget(*t));
+            }
+        }
+    }
+    let what = match look.source {
+        LookSource::None => "nothing",
+        LookSource::Camera => "camera",
+        LookSource::Point => "point",
+        LookSource::Waver => "waver",
+        LookSource::Ahead => "ahead",
+    };
+    text(
+        &format!(
+            "{what}: gaze {:.0}/{:.0} head {:.0}/{:.0} eyes {:.0}/{:.0}",
+            look.gaze.0,
+            look.gaze.1,
+            look.head_yaw,
+            look.head_pitch,
+            look.eye_gaze.0,
+            look.eye_gaze.1
+        ),
+        x + 10.0,
+        y + 40.0,
+    );
+}
+
 impl HeroPanels {
     /// The pointer the panels read until the next call.
     pub fn begin(&mut self, pointer: Pointer) {
@@ -107,7 +159,7 @@ impl HeroPanels {
         y: f32,
     ) -> f32 {
         let w = 340.0;
-        let rows = 9.0 + (hero.clips.len() as f32 / 3.0).ceil();
+        let rows = 12.0 + (hero.clips.len() as f32 / 3.0).ceil();
         let h = rows * 24.0 + 18.0;
         draw_rectangle(x, y, w, h, BG);
         text("Hero animation (F5)", x + 10.0, y + 20.0);
@@ -149,7 +201,9 @@ impl HeroPanels {
             x + 10.0,
             cy,
         );
-        cy += 22.0;
+        cy += 8.0;
+        look_row(&p, hero, x, cy, out);
+        cy += 66.0;
         animation_counters(hero, gpu, palette_mode, x, cy);
         spring_row(&p, hero, x, cy + 48.0, out);
         h

@@ -90,6 +90,8 @@ pub struct HeroFrame<'a> {
     pub palettes: &'a SkinningPaletteSet,
     /// Morphed vertices per node and primitive; `applied_version` says when they last changed.
     pub morphed: &'a [Vec<Option<MorphedPrimitive>>],
+    /// Per material: colours and texture transform as the expressions make them.
+    pub material_looks: &'a [crate::hero::expression_binds::MaterialLook],
 }
 
 /// Everything the renderer draws this frame.
