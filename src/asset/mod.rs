@@ -12,6 +12,7 @@ pub mod material;
 pub mod sources;
 pub mod types;
 pub mod vrm;
+pub mod vrma;
 
 pub use error::ImportError;
 pub use import::{load_file, load_slice};
