@@ -26,7 +26,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use glam::{Mat4, Quat, Vec3};
+use glam::{Mat4, Quat, Vec3, Vec4};
 
 use super::humanoid_clips::HumanoidClips;
 use crate::anim::sample::sample_node_channels;
@@ -333,6 +333,7 @@ pub struct Retargeted {
 
 /// One driven hero bone.
 struct Driven {
+    name: &'static str,
     node: usize,
     /// Rest world rotation of the node's parent, and of the node.
     parent_rest: Quat,
@@ -394,6 +395,7 @@ pub fn retarget(
             .map(|(s, t)| Quat::from_rotation_arc(s, t))
             .unwrap_or(Quat::IDENTITY);
         driven.push(Driven {
+            name,
             node,
             parent_rest,
             rest: rotation_of(&tgt.rest_world[node]),
@@ -414,6 +416,43 @@ pub fn retarget(
     let src_hips_rest = src.pos(src_hips);
     let tgt_hips_rest = tgt.pos(tgt_hips);
     let ratio = tgt.leg_length / src.leg_length;
+    // Feet that are IK targets outside the leg chain (Quaternius) have rest rotations that mean
+    // nothing; their reference is the clip's own grounded foot (see below).
+    for d in driven.iter_mut() {
+        let leg = match d.name {
+            "leftFoot" => "leftLowerLeg",
+            "rightFoot" => "rightLowerLeg",
+            _ => continue,
+        };
+        if is_descendant(source, d.source, src.map[leg]) {
+            continue;
+        }
+        let mut samples: Vec<(f32, Quat)> = Vec::with_capacity(times.len());
+        for &t in &times {
+            pose.reset_to_bind_pose();
+            sample_node_channels(src_clip, t, pose.locals_mut());
+            pose.update_world_matrices()
+                .map_err(|e| format!("source pose: {e}"))?;
+            if let Some(w) = pose.world(d.source) {
+                samples.push((w.w_axis.y, rotation_of(w)));
+            }
+        }
+        // The mean rotation while the foot is on the ground (within 3% of a leg of its lowest):
+        // a foot rolling from heel to toe is flat at the middle of that.
+        let low = samples.iter().map(|s| s.0).fold(f32::INFINITY, f32::min);
+        let mut sum = Vec4::ZERO;
+        let mut first: Option<Quat> = None;
+        for (y, q) in &samples {
+            if *y - low <= 0.03 * src.leg_length {
+                let f = *first.get_or_insert(*q);
+                let q = if f.dot(*q) < 0.0 { -*q } else { *q };
+                sum += Vec4::from(q);
+            }
+        }
+        if sum.length() > 1e-6 {
+            d.source_rest = Quat::from_vec4(sum).normalize();
+        }
+    }
     let mut rotations: Vec<Vec<Quat>> = vec![Vec::with_capacity(times.len()); driven.len()];
     // Hips offsets from rest in common axes, hero-sized.
     let mut offsets: Vec<Vec3> = Vec::with_capacity(times.len());
