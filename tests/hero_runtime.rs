@@ -22,8 +22,11 @@ fn lab() -> Level {
     load_level(&path, &project_root()).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// Godette with the clips authored in code (`tests/hero_motion.rs` covers the retargeted ones).
 fn godette(level: &Level) -> Hero {
-    Hero::new(load("Godette_vrm_v4.vrm"), &level.hero, level)
+    let mut settings = level.hero.clone();
+    settings.motion = throng::level::HeroMotion::authored();
+    Hero::new(load("Godette_vrm_v4.vrm"), &settings, level)
 }
 
 fn node(h: &Hero, bone: &str) -> usize {

@@ -28,6 +28,8 @@ pub struct HeroView {
     asset_root: PathBuf,
     /// The level's `hero.model` the current hero was loaded from (or failed to load from).
     model: String,
+    /// The level's `hero.motion` the current hero was built with.
+    motion: crate::level::HeroMotion,
     /// Why there is no hero (the model did not load).
     load_error: Option<String>,
 }
@@ -47,6 +49,7 @@ impl HeroView {
     /// Loads the level's hero model into `game` and builds its renderer.
     pub fn load(game: &mut Game, asset_root: &Path) -> HeroView {
         let model = game.level().hero.model.clone();
+        let motion = game.level().hero.motion.clone();
         let mut warnings = Vec::new();
         let mut renderer = None;
         let mut load_error = None;
@@ -70,17 +73,20 @@ impl HeroView {
             started: Instant::now(),
             asset_root: asset_root.to_path_buf(),
             model,
+            motion,
         }
     }
 
-    /// After a level reload: when `hero.model` names another file, swaps the hero for it where
-    /// the old one stood. When the new model cannot load, the old hero stays and says why.
+    /// After a level reload: when `hero.model` names another file (or `hero.motion` changed),
+    /// rebuilds the hero where the old one stood. When the new model cannot load, the old hero stays and says why.
     pub fn sync(&mut self, game: &mut Game) {
         let wanted = game.level().hero.model.clone();
-        if wanted == self.model {
+        let motion = game.level().hero.motion.clone();
+        if wanted == self.model && motion == self.motion {
             return;
         }
         self.model = wanted.clone();
+        self.motion = motion;
         self.started = Instant::now();
         match build(game, &self.asset_root) {
             Ok((mut hero, renderer, warnings)) => {
@@ -190,7 +196,16 @@ fn build(
     let level = game.level();
     let path = asset_root.join(&level.hero.model);
     let scene = crate::asset::load_file(&path).map_err(|e| format!("hero not loaded: {e}"))?;
-    let hero = Hero::new(scene, &level.hero, level);
+    // Motion files are named like the model: relative to the asset root.
+    let mut settings = level.hero.clone();
+    for source in settings.motion.sources_mut() {
+        if let crate::level::MotionSource::Clip { file, .. }
+        | crate::level::MotionSource::Vrma(file) = source
+        {
+            *file = asset_root.join(&*file).display().to_string();
+        }
+    }
+    let hero = Hero::new(scene, &settings, level);
     let mut warnings = hero.warnings.clone();
     for w in &warnings {
         eprintln!("throng: hero: {w}");

@@ -12,9 +12,10 @@ pub mod material;
 pub mod sources;
 pub mod types;
 pub mod vrm;
-pub mod vrm_spring;
 pub mod vrm_expression_binds;
 pub mod vrm_look_at;
+pub mod vrm_spring;
+pub mod vrma;
 
 pub use error::ImportError;
 pub use import::{load_file, load_slice};

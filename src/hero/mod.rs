@@ -17,6 +17,7 @@ pub mod humanoid_clips;
 pub mod look_at;
 pub mod mixer;
 pub mod mtoon;
+pub mod retarget;
 pub mod spring_bones;
 
 use std::time::Instant;
@@ -147,8 +148,16 @@ impl Hero {
             Some(map) if !map.is_empty() => {
                 match humanoid_clips::HumanoidRig::new(&scene, map, faces_neg_z) {
                     Ok(rig) => {
-                        let generated =
+                        let mut generated =
                             humanoid_clips::build(&rig, settings.walk_speed, settings.run_speed);
+                        // The level's motion sources replace the authored clips where they
+                        // retarget; where not, the authored clip stays and a warning says why.
+                        warnings.extend(retarget::apply_motion(
+                            &settings.motion,
+                            &scene,
+                            map,
+                            &mut generated,
+                        ));
                         let mut add = |slot: &mut Option<usize>, clip: &AnimationClipAsset| {
                             if slot.is_none() {
                                 clips.push(clip.clone());
@@ -365,7 +374,8 @@ impl Hero {
         if let Some(c) = clip {
             self.mixer.set_looping(true);
             self.mixer.play(c, CROSS_FADE);
-            self.mixer.set_rate(rate.clamp(0.3, 2.5));
+            // Up to 4x: a small hero on a retargeted human-sized gait needs quick steps.
+            self.mixer.set_rate(rate.clamp(0.3, 4.0));
         }
     }
 

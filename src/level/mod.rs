@@ -323,6 +323,14 @@ fn resolve_paths(level: &mut Level, places: &Places) {
         resolve(&mut m.path);
     }
     resolve(&mut level.hero.model);
+    // Motion files are optional (a missing one falls back to the authored clip), so they are
+    // resolved where found and otherwise left for the hero's warning.
+    for source in level.hero.motion.sources_mut() {
+        match source {
+            MotionSource::Clip { file, .. } | MotionSource::Vrma(file) => resolve(file),
+            MotionSource::Authored => {}
+        }
+    }
 }
 
 /// An error about the whole file, with no line and column.

@@ -409,6 +409,67 @@ pub struct HeroSettings {
     pub walk_speed: f32,
     #[serde(default = "default_hero_run")]
     pub run_speed: f32,
+    /// Where idle, walk, run and wave come from (retargeted clips, a `.vrma`, or authored).
+    #[serde(default)]
+    pub motion: HeroMotion,
+}
+
+/// One of the hero's motions: a clip of another humanoid file retargeted onto the hero, a VRM
+/// animation file (its first clip), or the clip authored in code. A file that is missing or
+/// cannot be retargeted falls back to `Authored` with a warning naming the file and why.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub enum MotionSource {
+    Authored,
+    Clip { file: String, clip: String },
+    Vrma(String),
+}
+
+/// Per-state motion sources of the hero. Missing fields take the defaults: the Quaternius
+/// Casual_Female's Idle, Walk and Run and RobotExpressive's Wave.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HeroMotion {
+    pub idle: MotionSource,
+    pub walk: MotionSource,
+    pub run: MotionSource,
+    pub wave: MotionSource,
+}
+
+impl HeroMotion {
+    /// Every motion authored in code (no files).
+    pub fn authored() -> HeroMotion {
+        HeroMotion {
+            idle: MotionSource::Authored,
+            walk: MotionSource::Authored,
+            run: MotionSource::Authored,
+            wave: MotionSource::Authored,
+        }
+    }
+
+    /// The four sources, mutable, in the order idle, walk, run, wave (path resolution).
+    pub fn sources_mut(&mut self) -> [&mut MotionSource; 4] {
+        [
+            &mut self.idle,
+            &mut self.walk,
+            &mut self.run,
+            &mut self.wave,
+        ]
+    }
+}
+
+impl Default for HeroMotion {
+    fn default() -> Self {
+        let clip = |file: &str, clip: &str| MotionSource::Clip {
+            file: file.to_string(),
+            clip: clip.to_string(),
+        };
+        HeroMotion {
+            idle: clip("assets/characters/Casual_Female.gltf", "Idle"),
+            walk: clip("assets/characters/Casual_Female.gltf", "Walk"),
+            run: clip("assets/characters/Casual_Female.gltf", "Run"),
+            wave: clip("assets/characters/RobotExpressive.glb", "Wave"),
+        }
+    }
 }
 
 fn default_hero_walk() -> f32 {
