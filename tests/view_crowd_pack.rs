@@ -31,6 +31,7 @@ fn culled_people_are_listed_in_red_at_far_detail_and_counts_do_not_change() {
             lod: Some(&level.lod),
             lod_colors: false,
             show_culled,
+            head_turns: None,
         };
         let mut frame = CrowdFrame::default();
         let mut state = Vec::new();
@@ -119,6 +120,7 @@ fn impostors_are_one_block_under_their_body_with_a_blob_and_no_props() {
             lod: Some(&lod),
             lod_colors: false,
             show_culled: false,
+            head_turns: None,
         };
         let mut frame = CrowdFrame::default();
         let mut state = Vec::new();

@@ -8,6 +8,7 @@ mod animate;
 mod behaviour;
 mod constraints;
 pub mod grid;
+pub mod head_turn;
 pub mod groups;
 pub mod nav;
 pub mod obstacles;
