@@ -2,8 +2,8 @@
 //! programs, with the head turn the game would give them (eased by `HeadTurns`, packed into
 //! the instance block's tone lane by `look_pack`). With no hero and with the hero far away the
 //! picture is the same to the byte; with the hero near at their side the face (the near-black
-//! eye and brow pixels) moves toward her while the chest below the neck stays put, and the
-//! crowd draws as many calls as before. Near and mid meshes (both read the matrix texture).
+//! eye and brow pixels) moves toward her while the chest below the neck stays put (but for the
+//! head's shadow on it), and the crowd draws as many calls as before. Near and mid meshes (both read the matrix texture).
 //!
 //! A harness-less test: macroquad wants the main thread and one window per process.
 
@@ -262,12 +262,15 @@ async fn run_all() -> Checks {
             ),
         );
         let changed = turned.differing(&plain, head_rows);
-        let chest = turned.differing(&plain, 0..h / 8);
+        // The chest in the bottom rows moves with no joint that turns; only the head's shadow
+        // on the shoulders (the sun's shadow map) may shift there.
+        let chest_rows = h / 8;
+        let chest = turned.differing(&plain, 0..chest_rows);
         c.check(
-            changed > 500 && chest == 0,
+            changed > 5_000 && chest * 15 < changed && chest * 10 < (plain.w * chest_rows) as usize,
             format!(
-                "{label}: {changed} head pixels change, none of the chest in the bottom rows \
-                 ({chest})"
+                "{label}: {changed} head pixels change, only {chest} of the chest in the bottom \
+                 {chest_rows} rows (the head's shadow)"
             ),
         );
         c.check(

@@ -82,7 +82,10 @@ mod tests {
                     let (t, y, p) = unpack_look(w);
                     assert!((t - tone).abs() <= 1.0 / 512.0, "tone {tone} -> {t}");
                     assert!((y - yaw).abs() <= YAW_STEP * 0.5 + 1e-6, "yaw {yaw} -> {y}");
-                    assert!((p - pitch).abs() <= PITCH_STEP * 0.5 + 1e-6, "{pitch} -> {p}");
+                    assert!(
+                        (p - pitch).abs() <= PITCH_STEP * 0.5 + 1e-6,
+                        "{pitch} -> {p}"
+                    );
                     // The shader decodes with the same arithmetic in f32.
                     assert!(w < 32_768.0);
                 }

@@ -9,7 +9,7 @@ pub use crate::frustum;
 pub mod level_overlay;
 pub mod light;
 pub mod lod;
-pub mod look_pack;
 pub mod lod_fade;
+pub mod look_pack;
 pub mod markers;
 pub mod render_world;
