@@ -44,7 +44,7 @@ fn wrap(a: f32) -> f32 {
 pub fn look_target(pos: Vec2, heading: f32, eye_height: f32, target: Vec3) -> (f32, f32) {
     let d = Vec3::new(target.x - pos.x, target.y - eye_height, target.z - pos.y);
     let flat = Vec2::new(d.x, d.z).length();
-    if !(flat.is_finite() && d.y.is_finite()) || flat > LOOK_REACH || flat < 1e-3 {
+    if !(d.y.is_finite() && (1e-3..=LOOK_REACH).contains(&flat)) {
         return (0.0, 0.0);
     }
     // The body faces (-sin h, -cos h); its angle about +Y in the rotation's sense is h + π.
@@ -63,7 +63,8 @@ pub fn look_target(pos: Vec2, heading: f32, eye_height: f32, target: Vec3) -> (f
 /// approach that covers 95 % of the way in `EASE_SECONDS` (time constant a third of it),
 /// snapping when nearly there.
 pub fn ease(current: f32, target: f32, dt: f32) -> f32 {
-    if !(dt > 0.0) {
+    // Also a NaN step: nothing moves.
+    if dt.is_nan() || dt <= 0.0 {
         return current;
     }
     let k = 1.0 - (-dt * 3.0 / EASE_SECONDS).exp();
@@ -214,12 +215,13 @@ mod tests {
     fn heads_turn_toward_a_near_hero_and_come_back_exactly_straight() {
         let pos = vec![Vec2::ZERO, Vec2::new(30.0, 0.0)];
         let heading = vec![0.0, 0.0];
-        let hero = Some(Vec3::new(2.0, 1.6, -2.0));
+        let face = Vec3::new(2.0, 1.6, -2.0);
+        let hero = Some(face);
         let mut t = HeadTurns::default();
         t.update(&pos, &heading, |_| 1.6, hero, 0.1);
         // Person 0 started turning (part of the way), person 1 is far and stays straight.
         let (y0, _) = t.get(0);
-        let (target, _) = look_target(Vec2::ZERO, 0.0, 1.6, hero.unwrap_or_default());
+        let (target, _) = look_target(Vec2::ZERO, 0.0, 1.6, face);
         assert!(y0.abs() > 0.0 && y0.abs() < target.abs());
         assert_eq!(y0.signum(), target.signum());
         assert_eq!(t.get(1), (0.0, 0.0));
