@@ -194,6 +194,7 @@ impl Extractor {
             lod: view.lod.then_some(&lod),
             lod_colors: view.lod_colors,
             show_culled: view.cull_view,
+            head_turns: Some(&game.head_turns),
         };
         pack_crowd(
             &opts,

@@ -250,6 +250,7 @@ fn packing_matches_brute_force_culling_and_decodes_back() {
         lod: Some(&level.lod),
         lod_colors: false,
         show_culled: false,
+        head_turns: None,
     };
     let mut frame = CrowdFrame::default();
     let mut state = Vec::new();
@@ -631,6 +632,7 @@ fn the_knight_wears_one_shield_and_one_sword_chosen_per_person() {
         lod: None,
         lod_colors: false,
         show_culled: false,
+        head_turns: None,
     };
     let mut frame = CrowdFrame::default();
     pack_crowd(&opts, &crowd, &assets, |_| 1.0, &mut Vec::new(), &mut frame);

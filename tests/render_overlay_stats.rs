@@ -134,6 +134,7 @@ fn the_overlay_shows_the_renderers_counters_and_they_match_the_frame() {
         lod: Some(&lod_settings),
         lod_colors: false,
         show_culled: false,
+        head_turns: None,
     };
     let mut frame = CrowdFrame::default();
     let mut lod_state = Vec::new();

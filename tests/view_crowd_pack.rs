@@ -31,6 +31,7 @@ fn culled_people_are_listed_in_red_at_far_detail_and_counts_do_not_change() {
             lod: Some(&level.lod),
             lod_colors: false,
             show_culled,
+            head_turns: None,
         };
         let mut frame = CrowdFrame::default();
         let mut state = Vec::new();
@@ -119,6 +120,7 @@ fn impostors_are_one_block_under_their_body_with_a_blob_and_no_props() {
             lod: Some(&lod),
             lod_colors: false,
             show_culled: false,
+            head_turns: None,
         };
         let mut frame = CrowdFrame::default();
         let mut state = Vec::new();
@@ -150,4 +152,82 @@ fn impostors_are_one_block_under_their_body_with_a_blob_and_no_props() {
     assert!(p.props + p.attachments < m.props + m.attachments);
     // Impostors get blob shadows like mid and far people.
     assert_eq!(pictures.blobs.len(), meshes.blobs.len());
+}
+
+/// People look back: the head turns ride in the tone lane of the same blocks, nothing else of
+/// the frame changes (same lists, same lengths: same draws), straight people pack as before.
+#[test]
+fn head_turns_ride_in_the_tone_lane_of_the_same_blocks() {
+    use throng::crowd::head_turn::HeadTurns;
+    use throng::view::look_pack::{unpack_look, PITCH_STEP, YAW_STEP};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let level = load_level(&root.join("levels/plaza.ron"), root).expect("plaza");
+    let assets = CrowdAssets::load(&level, root, "levels/plaza.ron").expect("assets");
+    // Every plaza body has a neck and a head to turn (the Quaternius rig: slots 6 and 7).
+    for b in &assets.bodies {
+        let (neck, head) = (b.look_rig.neck, b.look_rig.head);
+        assert_eq!(
+            (neck.map(|j| j.slot), head.map(|j| j.slot)),
+            (Some(6), Some(7)),
+            "{}",
+            b.name
+        );
+        assert!(head.map_or(0.0, |h| h.pivot.y) > neck.map_or(f32::MAX, |n| n.pivot.y));
+    }
+    let crowd = Crowd::from_level(&level, 1500, 5);
+    // The hero among the crowd, where person 0 stands, 1 m aside.
+    let p0 = crowd.pos[0];
+    let hero = Vec3::new(p0.x + 1.0, 1.5, p0.y);
+    let mut turns = HeadTurns::default();
+    for _ in 0..30 {
+        turns.update(&crowd.pos, &crowd.heading, |_| 1.6, Some(hero), 1.0 / 60.0);
+    }
+    let turned = turns.turned();
+    assert!(turned > 3 && turned < 200, "{turned} people look back");
+    let eye = Vec3::new(p0.x, 20.0, p0.y + 30.0);
+    let pack = |head_turns| {
+        let opts = CrowdPackOptions {
+            frustum: None,
+            eye,
+            lod: Some(&level.lod),
+            lod_colors: false,
+            show_culled: false,
+            head_turns,
+        };
+        let mut frame = CrowdFrame::default();
+        pack_crowd(&opts, &crowd, &assets, |_| 1.0, &mut Vec::new(), &mut frame);
+        frame
+    };
+    let plain = pack(None);
+    let looking = pack(Some(&turns));
+    assert_eq!(plain.counts, looking.counts);
+    let mut seen_turned = 0;
+    for (lod, (a, b)) in plain.lists.iter().zip(&looking.lists).enumerate() {
+        for (la, lb) in a.iter().zip(b) {
+            assert_eq!(la.len(), lb.len(), "same blocks at level {lod}");
+            for (ba, bb) in la
+                .chunks_exact(VEC4_PER_INSTANCE)
+                .zip(lb.chunks_exact(VEC4_PER_INSTANCE))
+            {
+                assert_eq!(ba[..4], bb[..4]);
+                assert_eq!(ba[4][..3], bb[4][..3]);
+                let p = glam::Vec2::new(ba[0][3], ba[2][3]);
+                let i = crowd.pos.iter().position(|q| *q == p).expect("a person");
+                let (yaw, pitch) = turns.get(i);
+                let (tone, y, pt) = unpack_look(bb[4][3]);
+                assert!((tone - ba[4][3]).abs() <= 1.0 / 512.0);
+                assert!((y - yaw).abs() <= YAW_STEP * 0.5 + 1e-6, "{y} vs {yaw}");
+                assert!((pt - pitch).abs() <= PITCH_STEP * 0.5 + 1e-6);
+                if (yaw, pitch) == (0.0, 0.0) {
+                    assert_eq!(ba, bb, "a straight person packs as before");
+                } else {
+                    seen_turned += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        seen_turned >= turned,
+        "{seen_turned} blocks of {turned} turned people"
+    );
 }

@@ -9,6 +9,7 @@ mod behaviour;
 mod constraints;
 pub mod grid;
 pub mod groups;
+pub mod head_turn;
 pub mod nav;
 pub mod obstacles;
 pub mod sim_lod;

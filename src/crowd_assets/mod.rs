@@ -9,6 +9,7 @@ pub mod impostor_cache;
 pub mod impostor_layout;
 pub mod loader;
 pub mod lod;
+pub mod look_rig;
 pub mod mesh;
 pub mod props;
 pub mod vat_runtime;
@@ -77,6 +78,8 @@ pub struct Body {
     pub attachments: Vec<Vec<Option<usize>>>,
     /// The model's +Z faces forward; the angle that turns it to the game's heading 0 (-Z).
     pub facing_offset: f32,
+    /// The neck and head joints that turn toward the hero (people look back).
+    pub look_rig: look_rig::LookRig,
 }
 
 impl Body {
@@ -300,6 +303,7 @@ impl CrowdAssets {
             props,
             attachments,
             facing_offset: std::f32::consts::PI,
+            look_rig: look_rig::LookRig::find(scene, skin),
         })
     }
 

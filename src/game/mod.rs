@@ -120,6 +120,8 @@ pub struct Game {
     /// Walks the hero round a circle (centre, radius, run) when nobody steers it: demos,
     /// screenshots and the benchmark.
     pub hero_autopilot: Option<(glam::Vec2, f32, bool)>,
+    /// People near the hero turn their heads to her (`crowd::head_turn`), per agent.
+    pub head_turns: crate::crowd::head_turn::HeadTurns,
     /// Simulation level of detail: people the camera cannot see are steered every 4th step.
     /// None steers everyone every step.
     pub sim_view_policy: Option<SimViewPolicy>,
@@ -160,6 +162,7 @@ impl Game {
             hero: None,
             hero_intent: Default::default(),
             hero_autopilot: None,
+            head_turns: Default::default(),
             sim_view_policy: Some(SimViewPolicy {
                 aspect: 16.0 / 9.0,
                 far: lod_far,
@@ -491,10 +494,29 @@ impl Game {
             h.update(hero_dt);
             self.camera.follow_target(h.focus_point(), wall_dt);
         }
+        self.turn_heads(hero_dt);
         if self.camera.mode == crate::level::CameraMode::Follow {
             self.keep_follow_camera_clear(wall_dt);
         }
         steps
+    }
+
+    /// Eases the heads of the people near the hero toward her face (simulated time: a paused
+    /// game holds them).
+    fn turn_heads(&mut self, dt: f32) {
+        let face = self.hero.as_ref().map(hero_face);
+        let models = &self.level.crowd.models;
+        let a = &self.agents;
+        let eye_height = |i: usize| {
+            let h = a
+                .variant
+                .get(i)
+                .and_then(|v| models.get(v.model as usize))
+                .map_or(1.7, |m| m.height);
+            h * crate::crowd::head_turn::EYE_HEIGHT_SHARE * crate::view::crowd_pack::person_scale(i)
+        };
+        self.head_turns
+            .update(&a.pos, &a.heading, eye_height, face, dt);
     }
 
     /// Moves the hero through simulated time the crowd had to skip (the clock dropped it): the
@@ -570,4 +592,17 @@ impl Game {
         self.agents.step(dt, &inputs);
         self.sim_time += dt as f64;
     }
+}
+
+/// Where people look at the hero: her face, from her posed bounds (their top less a tenth of
+/// her height), above where she stands.
+fn hero_face(hero: &crate::hero::Hero) -> glam::Vec3 {
+    let p = hero.position();
+    let b = hero.world_bounds;
+    let y = if b.is_empty() {
+        1.55
+    } else {
+        b.max.y - 0.1 * (b.max.y - b.min.y)
+    };
+    glam::Vec3::new(p.x, y, p.y)
 }

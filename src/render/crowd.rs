@@ -54,9 +54,13 @@ const BLOB_DEPTH_PULL: (f32, f32) = (-1.0, -4.0);
 const ANIM_TEXTURE_UNIT: u32 = 12;
 const VAT_TEXTURE_UNIT: u32 = 13;
 const GL_CURRENT_PROGRAM: u32 = 0x8B8D;
-/// Vertex uniform vectors the crowd shader uses besides the instance array (view_proj, and
-/// the VAT variant's mesh address): one batch size serves both paths.
-const OTHER_VERTEX_VECTORS: u32 = 5;
+/// Vertex uniform vectors the crowd shader uses besides the instance array: view_proj (4) and
+/// the matrix programs' neck and head rig (2; the VAT variant has its mesh address, 1,
+/// instead): one batch size serves both paths. (At the usual limits of 4096 and 1024 vectors
+/// the rig costs no instance per batch: (4096 - 6) / 5 and (4096 - 5) / 5 are both 818.)
+const OTHER_VERTEX_VECTORS: u32 = 6;
+/// Vertex uniform vectors the blob shader uses besides its array (as before the rig).
+const BLOB_OTHER_VECTORS: u32 = 5;
 
 /// What to draw this frame.
 #[derive(Clone, Copy)]
@@ -100,6 +104,8 @@ struct Locations {
     single: i32,
     vat_tex: i32,
     vat_mesh: i32,
+    /// The matrix programs' `look_rig[2]` (people look back).
+    look_rig: i32,
     fade_eye: i32,
     fade_band: i32,
 }
@@ -137,6 +143,8 @@ pub struct CrowdRenderer {
     vat_source: VatSource,
     /// The impostor atlas and its quad pipeline (None: impostor people use the far mesh).
     impostors: Option<ImpostorGpu>,
+    /// Per submesh, the `look_rig` uniform of the skeleton it hangs on.
+    look_rigs: Vec<[[f32; 4]; 2]>,
 }
 
 #[derive(Clone)]
@@ -221,6 +229,12 @@ fn upload_anim_texture(assets: &CrowdAssets, limits: &GlLimits) -> Result<FloatT
     Ok(texture)
 }
 
+/// The packed head turn's step sizes for crowd.vert (view/look_pack.rs owns them).
+fn look_step_defines() -> String {
+    use crate::view::look_pack::{PITCH_STEP, YAW_STEP};
+    format!("#define LOOK_YAW_STEP {YAW_STEP:.9}\n#define LOOK_PITCH_STEP {PITCH_STEP:.9}\n")
+}
+
 /// The instanced lit and depth pipelines for 4, 2 and 1 influences (near, mid, far), with
 /// `per_batch` instances per draw or fewer; returns them and the batch size that linked.
 fn lod_pipelines(
@@ -246,7 +260,8 @@ fn lod_pipelines(
             .into_iter()
             .map(|influences| {
                 let header = format!(
-                    "#version 330\n#define INFLUENCES {influences}\n#define MAX_INSTANCES {per_batch}\n#define MAX_JOINTS {joints}\n"
+                    "#version 330\n#define INFLUENCES {influences}\n#define MAX_INSTANCES {per_batch}\n#define MAX_JOINTS {joints}\n{}",
+                    look_step_defines()
                 );
                 let vert = format!("{header}{CROWD_VERT}");
                 let (lit_frag, depth_frag) = (with_lod_fade(LIT_FRAG), with_lod_fade(SHADOW_FRAG));
@@ -434,7 +449,7 @@ impl CrowdRenderer {
         let shared = FigureProgramInputs::new();
         let (lods, per_batch) = lod_pipelines(ctx, &shared, per_batch, joints)?;
         let (naive_lit, naive_depth) = naive_pipelines(ctx, &shared, joints)?;
-        let max_blobs = vectors.saturating_sub(OTHER_VERTEX_VECTORS).max(1) as usize;
+        let max_blobs = vectors.saturating_sub(BLOB_OTHER_VECTORS).max(1) as usize;
         let mut buffers = Vec::new();
         let (blob, blob_quad) = blob_pipeline(ctx, &shared, max_blobs, &mut buffers)?;
         let meshes = upload_meshes(ctx, assets, shadow_map, &mut buffers);
@@ -475,6 +490,9 @@ impl CrowdRenderer {
             vat: None,
             vat_source,
             impostors: None,
+            look_rigs: (0..assets.submeshes.len())
+                .map(|s| assets.submesh_look_rig(s).uniforms())
+                .collect(),
         })
     }
 
@@ -635,6 +653,7 @@ impl CrowdRenderer {
                 single: loc("single"),
                 vat_tex: loc("vat_tex"),
                 vat_mesh: loc("vat_mesh"),
+                look_rig: loc("look_rig"),
                 fade_eye: loc("fade_eye"),
                 fade_band: loc("fade_band"),
             }
@@ -714,6 +733,9 @@ impl CrowdRenderer {
             };
             ctx.apply_bindings(&mesh.bindings);
             ctx.apply_uniforms(UniformsSource::table(uniforms));
+            if let (true, Some(rig)) = (locs.look_rig >= 0, self.look_rigs.get(submesh)) {
+                unsafe { gl::glUniform4fv(locs.look_rig, 2, rig.as_ptr() as *const f32) };
+            }
             if let Some((_, e, width)) = vat {
                 let int = |x: u32| x.min(i32::MAX as u32) as gl::GLint;
                 unsafe {

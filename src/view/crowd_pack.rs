@@ -8,6 +8,8 @@
 //! - vec4 3: colour tint (linear rgb, a = tint strength; skin is masked in the mesh)
 //! - vec4 4: animation (frame position of clip A, frame position of clip B, blend A→B, skin
 //!   tone); a frame position is `first row of the frame + fraction`, see the animation texture.
+//!   The skin-tone lane also carries the person's head turn in its spare range
+//!   (`look_pack`: tone + 2 · code; exactly the tone when the head is straight).
 
 use std::ops::Range;
 
@@ -16,9 +18,11 @@ use glam::{Mat4, Quat, Vec2, Vec3, Vec4};
 use super::frustum::Frustum;
 use super::lod::Lod;
 use super::lod_fade::{LodBlend, LodFade, ShaderFade};
+use super::look_pack::pack_look;
 use super::markers::LOD_COLORS;
 use crate::anim::anim_texture::TEXELS_PER_JOINT;
 use crate::crowd::anim::{AnimState, ClipKind};
+use crate::crowd::head_turn::HeadTurns;
 use crate::crowd::{Crowd, Variant};
 use crate::crowd_assets::{Body, CrowdAssets};
 use crate::level::LodSettings;
@@ -36,6 +40,8 @@ pub struct CrowdPackOptions<'a> {
     /// The culling debug view: list culled people too (far mesh, painted `CULLED_COLOR`) so a
     /// second camera shows what the player's camera left out. Counts stay as without it.
     pub show_culled: bool,
+    /// Each person's head turn toward the hero (people look back); None: everyone looks ahead.
+    pub head_turns: Option<&'a HeadTurns>,
 }
 
 /// The colour of culled people in the culling debug view.
@@ -219,7 +225,11 @@ pub fn pack_crowd(
             continue;
         }
         let world = person_world(body, p, crowd.heading[i], scale);
-        let anim = anim_vector(body, &crowd.anim[i], skin_tone(i));
+        let mut anim = anim_vector(body, &crowd.anim[i], skin_tone(i));
+        if let Some(turns) = opts.head_turns {
+            let (yaw, pitch) = turns.get(i);
+            anim.w = pack_look(anim.w, yaw, pitch);
+        }
         // Coverage of the levels that cast no shadow-map shadow: their blob fades with them.
         let mut blob_cover = 0.0;
         for (lod, coverage) in blend.drawn() {

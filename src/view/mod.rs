@@ -10,5 +10,6 @@ pub mod level_overlay;
 pub mod light;
 pub mod lod;
 pub mod lod_fade;
+pub mod look_pack;
 pub mod markers;
 pub mod render_world;

@@ -83,7 +83,8 @@ void main() {
     v_uv = in_corner * 0.5 + 0.5;
     v_basis = vec4(ax.x, ax.z, az.x, az.z);
     v_tint = block(3);
-    v_tone = anim.w;
+    // The tone lane also carries the head turn (view/look_pack.rs): keep the tone.
+    v_tone = anim.w - 2.0 * max(floor(anim.w * 0.5), 0.0);
     v_world = world;
     v_normal = vec3(0.0, 1.0, 0.0);
     v_color = vec3(1.0);
