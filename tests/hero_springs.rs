@@ -620,3 +620,17 @@ fn godette_springs_sleep_when_she_holds_still() {
     assert!(!h.springs.stats.asleep);
     assert_eq!(h.springs.stats.steps, 1);
 }
+
+/// A one-second hitch takes at most 30 steps, spread over the whole frame: the chain ends
+/// hanging from where the body is now, not left at a pose half a second old.
+#[test]
+fn a_long_frame_is_capped_and_still_ends_at_the_body() {
+    let mut rig = Rig::new(chain_scene(collider_springs(), 1.0));
+    rig.frame(SPRING_STEP, Vec3::Y, Quat::IDENTITY);
+    rig.frame(1.0, Vec3::new(1.0, 1.0, 0.0), Quat::IDENTITY);
+    assert_eq!(rig.springs.stats.steps, 30);
+    // The root is where the body put it; the tail is a bone's length away.
+    assert!((rig.world(1) - Vec3::new(1.0, 1.0, 0.0)).length() < 1e-5);
+    let reach = (rig.world(2) - rig.world(1)).length();
+    assert!((reach - 0.1).abs() < 1e-4, "bone length kept: {reach}");
+}

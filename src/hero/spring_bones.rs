@@ -27,8 +27,8 @@ pub const SPRING_HZ: f32 = 60.0;
 pub const SPRING_STEP: f32 = 1.0 / SPRING_HZ;
 /// A model move longer than this (metres, world) within one frame is a teleport: reset.
 pub const TELEPORT_DISTANCE: f32 = 2.0;
-/// At most this many steps per frame; a longer hitch drops the rest (no spiral of death).
-const MAX_STEPS_PER_FRAME: u32 = 10;
+/// At most this many steps per frame (half a second); a longer hitch drops the rest.
+const MAX_STEPS_PER_FRAME: u32 = 30;
 /// The springs sleep (no steps, no pose change) while the body holds still and no tail moved
 /// more than this fraction of its bone's length in the last step; any body motion wakes them.
 const SLEEP_MOTION: f32 = 2e-3;
@@ -432,16 +432,25 @@ impl SpringBones {
         } else {
             let a0 = self.acc;
             self.acc += dt;
-            let mut steps = 0;
+            let mut due = 0u32;
             while self.acc >= SPRING_STEP * (1.0 - 1e-4) {
                 self.acc = (self.acc - SPRING_STEP).max(0.0);
-                steps += 1;
-                if steps > MAX_STEPS_PER_FRAME {
-                    self.acc = 0.0;
-                    break;
-                }
+                due += 1;
+            }
+            // A hitch longer than the cap: fewer steps spread over the whole frame (each sees
+            // more of the body's motion) rather than hair left behind at a past pose.
+            let capped = due > MAX_STEPS_PER_FRAME;
+            if capped {
+                due = MAX_STEPS_PER_FRAME;
+                self.acc = 0.0;
+            }
+            for k in 1..=due {
                 // Where in this frame the step falls, for the body's matrices.
-                let s = ((steps as f32 * SPRING_STEP - a0) / dt).clamp(0.0, 1.0);
+                let s = if capped {
+                    k as f32 / due as f32
+                } else {
+                    ((k as f32 * SPRING_STEP - a0) / dt).clamp(0.0, 1.0)
+                };
                 for i in 0..self.anchors_step.len() {
                     self.anchors_step[i] = blend(&self.anchors_prev[i], &self.anchors_now[i], s);
                 }
