@@ -2,7 +2,7 @@
 //! then every size × mode rendered in the window over the fixed camera path, timed per stage.
 
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use crate::clock::Instant;
 
 use macroquad::prelude::{
     clear_background, get_internal_gl, next_frame, screen_height, screen_width, Color,

@@ -4,7 +4,8 @@
 //! cannot load).
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use crate::clock::Instant;
+use std::time::Duration;
 
 use macroquad::prelude::get_internal_gl;
 

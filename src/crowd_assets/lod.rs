@@ -115,6 +115,14 @@ fn colour_regions(mesh: &FigureMesh) -> Vec<FigureMesh> {
         .collect()
 }
 
+/// The web build has no meshoptimizer (its C++ cannot be built for wasm32-unknown-unknown), so
+/// every level keeps the full mesh there: more triangles, the same picture.
+#[cfg(target_arch = "wasm32")]
+fn simplify_part(mesh: &FigureMesh, _recipe: LodRecipe) -> FigureMesh {
+    mesh.clone()
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 fn simplify_part(mesh: &FigureMesh, recipe: LodRecipe) -> FigureMesh {
     if recipe.ratio >= 1.0 || mesh.indices.len() < 3 {
         return mesh.clone();

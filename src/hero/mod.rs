@@ -16,7 +16,7 @@ pub mod humanoid_clips;
 pub mod mixer;
 pub mod mtoon;
 
-use std::time::Instant;
+use crate::clock::Instant;
 
 use glam::{Mat4, Quat, Vec2, Vec3};
 

@@ -4,7 +4,7 @@
 //! meshes' own.
 
 use std::ffi::CString;
-use std::time::Instant;
+use crate::clock::Instant;
 
 use macroquad::miniquad::gl;
 use macroquad::miniquad::{

@@ -9,6 +9,7 @@ pub mod impostor;
 pub mod impostor_bake;
 pub mod layer;
 pub mod msaa;
+pub mod shader_source;
 mod renderer;
 pub mod tone;
 

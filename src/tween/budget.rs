@@ -8,7 +8,8 @@
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use crate::clock::Instant;
+use std::time::Duration;
 
 /// Source of "now" for budget checks, in seconds from an arbitrary origin.
 pub trait Clock: Send {
