@@ -60,6 +60,8 @@ def main():
     ap.add_argument("--seconds", type=float, default=5.0,
                     help="how long to keep drawing after the first frame (frame time)")
     ap.add_argument("--timeout", type=float, default=90.0)
+    ap.add_argument("--hash", type=int, nargs=3, metavar=("PEOPLE", "SEED", "STEPS"),
+                    help="also report the crowd's determinism hash for this run (sim_hash)")
     args = ap.parse_args()
 
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -118,6 +120,12 @@ def main():
             if first_frame is not None and time.time() - started >= first_frame + args.seconds:
                 break
             time.sleep(0.25)
+        sim_hash = None
+        if args.hash:
+            people, seed, steps = args.hash
+            sim_hash = call(base, "POST", s + "/execute/sync", {
+                "script": "return String(wasm_exports.throng_sim_hash(arguments[0], arguments[1],"
+                          " arguments[2]))", "args": [people, seed, steps]}, timeout=300)
         logs = call(base, "POST", s + "/se/log", {"type": "browser"})
         viewport, shot_error = None, None
         try:
@@ -134,8 +142,10 @@ def main():
             "first_frame_s": first_frame,
             "frames": state.get("frames", 0),
             "people": state.get("people", 0),
+            "drawn": state.get("drawn", 0),
             "frame_ms": state.get("frameMs", -1),
             "page_error": state.get("error"),
+            "sim_hash": sim_hash,
             "viewport": viewport,
             "console": [{"level": m.get("level"), "message": m.get("message")} for m in logs],
             "shot": None if shot_error else args.shot,
@@ -152,7 +162,7 @@ def main():
         server.shutdown()
     print(json.dumps(report, indent=1))
     errors = [m for m in report["console"] if m["level"] == "SEVERE"]
-    ok = not report["shot_error"] and report["frames"] > 0 and report["people"] > 0 and not errors and not report["page_error"]
+    ok = not report["shot_error"] and report["frames"] > 0 and report["drawn"] > 0 and not errors and not report["page_error"]
     return 0 if ok else 1
 
 

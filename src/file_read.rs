@@ -5,12 +5,12 @@
 
 use std::fmt;
 use std::io;
+use std::path::Path;
 #[cfg(not(target_arch = "wasm32"))]
 use std::{
     fs::{File, Metadata, OpenOptions},
     io::Read,
 };
-use std::path::Path;
 
 /// Why a user file was not read. `Display` gives the reason only; callers name the file.
 #[derive(Debug)]
@@ -110,7 +110,10 @@ pub fn read_prefix(path: &Path, len: u64, max: u64) -> Result<Vec<u8>, FileReadE
     let bytes = fetched(path)?;
     let have = bytes.len() as u64;
     if have < len {
-        return Err(FileReadError::TooShort { len: have, need: len });
+        return Err(FileReadError::TooShort {
+            len: have,
+            need: len,
+        });
     }
     Ok(bytes[..len as usize].to_vec())
 }
@@ -153,8 +156,8 @@ pub fn read_prefix(path: &Path, len: u64, max: u64) -> Result<Vec<u8>, FileReadE
     Ok(bytes)
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 /// What `path` is, in words, when it is not a regular file.
+#[cfg(not(target_arch = "wasm32"))]
 fn kind_of(meta: &Metadata) -> Option<&'static str> {
     let t = meta.file_type();
     if t.is_file() {
@@ -182,9 +185,9 @@ fn kind_of(meta: &Metadata) -> Option<&'static str> {
     Some("not a plain file")
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 /// Opens `path` for reading only when it is a regular file, and returns its length as the
 /// opened handle sees it.
+#[cfg(not(target_arch = "wasm32"))]
 fn open_regular(path: &Path) -> Result<(File, u64), FileReadError> {
     // Checked before opening, because opening a FIFO waits for a writer and opening a device
     // can have effects of its own.
@@ -209,9 +212,9 @@ fn open_regular(path: &Path) -> Result<(File, u64), FileReadError> {
     Ok((file, meta.len()))
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 /// Reads at most `max` bytes; more than `max` is an error rather than a silent cut. `hint` sizes
 /// the first allocation (never above `max`).
+#[cfg(not(target_arch = "wasm32"))]
 fn read_limited(file: File, hint: u64, max: u64) -> Result<Vec<u8>, FileReadError> {
     let mut bytes = Vec::with_capacity(hint.min(max) as usize);
     file.take(max.saturating_add(1)).read_to_end(&mut bytes)?;

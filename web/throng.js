@@ -1,6 +1,6 @@
 // Throng's side of the page: a miniquad plugin (the loader's own extension mechanism) that
 //  * adds the few GL calls the game makes that miniquad's gl.js lacks (glGetError,
-//    glDepthMask, glPolygonOffset, glUniform3f/4f/4i), and
+//    glDepthMask, glPolygonOffset, glUniform3f/4f/4i), uploads whole matrix arrays, and
 //  * lets glTexImage2D/glTexSubImage2D upload float and integer pixels: gl.js always views the
 //    pixels as bytes sized from the internal format, which WebGL2 refuses for FLOAT data (the
 //    crowd's animation-matrix texture is RGBA32F), and translate desktop depth formats;
@@ -8,7 +8,7 @@
 //    (window.throng, read by tests/web_browser.rs) and a startup failure message.
 "use strict";
 
-window.throng = { frames: 0, people: 0, frameMs: -1, progress: [0, 0], error: null };
+window.throng = { frames: 0, people: 0, drawn: 0, frameMs: -1, progress: [0, 0], error: null };
 
 (function () {
   const FLOAT = 0x1406, HALF_FLOAT = 0x140b, UNSIGNED_BYTE = 0x1401;
@@ -81,6 +81,12 @@ window.throng = { frames: 0, people: 0, frameMs: -1, progress: [0, 0], error: nu
         gl.getExtension(name);
       }
     };
+    // gl.js uploads only the first matrix of an array (16 floats whatever `count` says); the
+    // hero's joint palette and the impostor bake's views are arrays of matrices.
+    env.glUniformMatrix4fv = function (loc, count, transpose, ptr) {
+      const values = new Float32Array(wasm_memory.buffer, ptr, 16 * count);
+      gl.uniformMatrix4fv(GL.uniforms[loc], !!transpose, values);
+    };
     env.glGetError = function () { return gl.getError(); };
     env.glDepthMask = function (flag) { gl.depthMask(!!flag); };
     env.glPolygonOffset = function (factor, units) { gl.polygonOffset(factor, units); };
@@ -96,9 +102,9 @@ window.throng = { frames: 0, people: 0, frameMs: -1, progress: [0, 0], error: nu
       const n = parseInt(new URLSearchParams(window.location.search).get("crowd") || "0", 10);
       return Number.isFinite(n) && n > 0 ? n : 0;
     };
-    env.throng_frame = function (frameMs, people, frames) {
+    env.throng_frame = function (frameMs, people, drawn, frames) {
       const t = window.throng;
-      t.frameMs = frameMs; t.people = people; t.frames = frames;
+      t.frameMs = frameMs; t.people = people; t.drawn = drawn; t.frames = frames;
     };
     env.throng_fail = function (ptr, len) {
       const message = utf8(ptr, len);

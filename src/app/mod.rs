@@ -10,8 +10,8 @@ mod level_tools;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 
-use std::sync::{Arc, Mutex};
 use crate::clock::Instant;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use macroquad::prelude::{
@@ -568,7 +568,12 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
 
         outcome.frames += 1;
         #[cfg(target_arch = "wasm32")]
-        web::frame_done(frame_ms_avg, s.game.agents.len(), outcome.frames);
+        web::frame_done(
+            frame_ms_avg,
+            s.game.agents.len(),
+            result.people.drawn,
+            outcome.frames,
+        );
         let out_of_frames = frames.is_some_and(|n| outcome.frames >= n);
         let out_of_time = seconds.is_some_and(|limit| started.elapsed().as_secs_f64() >= limit);
         if out_of_frames || out_of_time {

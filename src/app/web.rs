@@ -30,8 +30,9 @@ mod page {
         /// The page's `?crowd=N` (0: not given).
         pub fn throng_crowd_param() -> u32;
         /// After each frame: the smoothed frame time (negative until measured), the people in
-        /// the crowd and the frames drawn, for the page's `window.throng` (tests read it).
-        pub fn throng_frame(frame_ms: f32, people: u32, frames: u32);
+        /// the crowd, those drawn this frame and the frames drawn, for the page's
+        /// `window.throng` (tests read it).
+        pub fn throng_frame(frame_ms: f32, people: u32, drawn: u32, frames: u32);
         /// Startup failed: the page shows `len` UTF-8 bytes at `ptr` in place of the canvas.
         pub fn throng_fail(ptr: *const u8, len: u32);
     }
@@ -66,9 +67,21 @@ async fn run() {
 }
 
 /// Called by the window loop after each frame.
-pub(super) fn frame_done(frame_ms: Option<f32>, people: usize, frames: u64) {
+pub(super) fn frame_done(frame_ms: Option<f32>, people: usize, drawn: usize, frames: u64) {
+    let ms = frame_ms.unwrap_or(-1.0);
     // SAFETY: a plain import from the page's plugin taking numbers.
-    unsafe { page::throng_frame(frame_ms.unwrap_or(-1.0), people as u32, frames as u32) };
+    unsafe { page::throng_frame(ms, people as u32, drawn as u32, frames as u32) };
+}
+
+/// The crowd's determinism hash for the plaza (`sim_hash::crowd_hash`), called by tests from
+/// the page (`wasm_exports.throng_sim_hash(people, seed, steps)`) once the files are in, so
+/// they can compare it with the desktop's. 0 when the plaza is not loaded.
+#[no_mangle]
+pub extern "C" fn throng_sim_hash(people: u32, seed: u32, steps: u32) -> u64 {
+    match load_level(Path::new(LEVEL), Path::new(ROOT)) {
+        Ok(level) => crate::sim_hash::crowd_hash(&level, people as usize, u64::from(seed), steps),
+        Err(_) => 0,
+    }
 }
 
 /// Fetches the listed files and loads the plaza: the same setup `throng` makes from its

@@ -32,10 +32,10 @@ impl GpuTimer {
         // the web build reports the timer as unsupported (the panel says so).
         let supported = !cfg!(target_arch = "wasm32")
             && unsafe {
-            while gl::glGetError() != 0 {}
-            gl::glGenQueries(RING as gl::GLsizei, ids.as_mut_ptr());
-            gl::glGetError() == 0 && ids.iter().all(|&id| id != 0)
-        };
+                while gl::glGetError() != 0 {}
+                gl::glGenQueries(RING as gl::GLsizei, ids.as_mut_ptr());
+                gl::glGetError() == 0 && ids.iter().all(|&id| id != 0)
+            };
         GpuTimer {
             ids,
             in_flight: [false; RING],

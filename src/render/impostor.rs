@@ -3,8 +3,8 @@
 //! itself (compiled with `IMPOSTOR`), so the sun, shadow map, ambient, fog and tonemap are the
 //! meshes' own.
 
-use std::ffi::CString;
 use crate::clock::Instant;
+use std::ffi::CString;
 
 use macroquad::miniquad::gl;
 use macroquad::miniquad::{

@@ -9,8 +9,8 @@ pub mod impostor;
 pub mod impostor_bake;
 pub mod layer;
 pub mod msaa;
-pub mod shader_source;
 mod renderer;
+pub mod shader_source;
 pub mod tone;
 
 pub use layer::{MainPassInfo, WorldLayer};

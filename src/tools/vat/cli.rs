@@ -134,7 +134,9 @@ pub fn run_bake(args: &BakeArgs) -> Result<String, String> {
         ));
     }
     let mut bar = progress::Bar::start();
-    let baked = bake(&scene, &args.options(), &mut |done, total| bar.show(done, total));
+    let baked = bake(&scene, &args.options(), &mut |done, total| {
+        bar.show(done, total)
+    });
     bar.finish();
     let baked = baked.map_err(|e| e.to_string())?;
     let source = SourceInfo {
