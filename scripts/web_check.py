@@ -131,7 +131,13 @@ def main():
         try:
             viewport = call(base, "POST", s + "/execute/sync", {
                 "script": "return [window.innerWidth, window.innerHeight]", "args": []})
-            png = base64.b64decode(call(base, "GET", s + "/screenshot"))
+            # The canvas itself (its drawing buffer is kept, web/throng.js): WebDriver's own
+            # screenshot waits for the compositor, which a software-rendered frame of seconds
+            # can keep past chromedriver's 10 s limit.
+            url = call(base, "POST", s + "/execute/sync", {
+                "script": "return document.querySelector('#glcanvas').toDataURL('image/png')",
+                "args": []}, timeout=120)
+            png = base64.b64decode(url.split(",", 1)[1])
             with open(args.shot, "wb") as f:
                 f.write(png)
         except urllib.error.HTTPError as e:
