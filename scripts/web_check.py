@@ -20,6 +20,7 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 
@@ -60,6 +61,7 @@ def main():
     ap.add_argument("--seconds", type=float, default=5.0,
                     help="how long to keep drawing after the first frame (frame time)")
     ap.add_argument("--timeout", type=float, default=90.0)
+    ap.add_argument("--args", default="", help="play flags for the page's ?args=")
     ap.add_argument("--hash", type=int, nargs=3, metavar=("PEOPLE", "SEED", "STEPS"),
                     help="also report the crowd's determinism hash for this run (sim_hash)")
     args = ap.parse_args()
@@ -101,8 +103,13 @@ def main():
         call(base, "POST", s + "/window/rect",
              {"width": 1280 + inner[0], "height": 720 + inner[1]})
         url = f"http://127.0.0.1:{server.server_address[1]}/index.html"
+        query = []
         if args.crowd:
-            url += f"?crowd={args.crowd}"
+            query.append(f"crowd={args.crowd}")
+        if args.args:
+            query.append("args=" + urllib.parse.quote(args.args))
+        if query:
+            url += "?" + "&".join(query)
         started = time.time()
         call(base, "POST", s + "/url", {"url": url})
         state, first_frame = {}, None

@@ -102,6 +102,11 @@ window.throng = { frames: 0, people: 0, drawn: 0, frameMs: -1, progress: [0, 0],
       const n = parseInt(new URLSearchParams(window.location.search).get("crowd") || "0", 10);
       return Number.isFinite(n) && n > 0 ? n : 0;
     };
+    env.throng_args = function (ptr, cap) {
+      const bytes = new TextEncoder().encode(new URLSearchParams(window.location.search).get("args") || "");
+      if (bytes.length <= cap) new Uint8Array(wasm_memory.buffer, ptr, bytes.length).set(bytes);
+      return bytes.length;
+    };
     env.throng_frame = function (frameMs, people, drawn, frames) {
       const t = window.throng;
       t.frameMs = frameMs; t.people = people; t.drawn = drawn; t.frames = frames;

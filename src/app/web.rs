@@ -29,6 +29,9 @@ mod page {
         pub fn throng_progress(done: u32, total: u32);
         /// The page's `?crowd=N` (0: not given).
         pub fn throng_crowd_param() -> u32;
+        /// The page's `?args=...` (play flags as on the command line, space-separated) as
+        /// UTF-8 into `buf`; returns the length it needs (more than `cap`: nothing written).
+        pub fn throng_args(buf: *mut u8, cap: u32) -> u32;
         /// After each frame: the smoothed frame time (negative until measured), the people in
         /// the crowd, those drawn this frame and the frames drawn, for the page's
         /// `window.throng` (tests read it).
@@ -103,9 +106,13 @@ async fn prepare() -> Result<PlaySetup, String> {
     }
     show_progress(total, total, "").await;
 
-    let mut args = match Cli::try_parse_from(["throng", LEVEL]) {
+    let flags = page_args();
+    let words = ["throng", LEVEL]
+        .into_iter()
+        .chain(flags.split_whitespace());
+    let mut args = match Cli::try_parse_from(words) {
         Ok(cli) => cli.play,
-        Err(e) => return Err(format!("default settings: {e}")),
+        Err(e) => return Err(format!("?args={flags}: {e}")),
     };
     // SAFETY: a plain import from the page's plugin returning a number.
     let crowd = unsafe { page::throng_crowd_param() };
@@ -123,6 +130,20 @@ async fn prepare() -> Result<PlaySetup, String> {
         level,
         args,
     })
+}
+
+/// The page's `?args=` text (empty when not given).
+fn page_args() -> String {
+    let mut buf = vec![0u8; 1024];
+    // SAFETY: the page writes at most `cap` bytes into `buf`, which holds that many.
+    let need = unsafe { page::throng_args(buf.as_mut_ptr(), buf.len() as u32) } as usize;
+    if need > buf.len() {
+        buf = vec![0u8; need];
+        // SAFETY: as above, with room for all of it.
+        unsafe { page::throng_args(buf.as_mut_ptr(), buf.len() as u32) };
+    }
+    buf.truncate(need);
+    String::from_utf8_lossy(&buf).into_owned()
 }
 
 /// The non-empty, non-comment lines of `files.txt`, trimmed.
