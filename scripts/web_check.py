@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Opens a built web folder in headless Chromium and reports what the page did, as JSON on
 stdout: seconds to the first frame, frames, people, the page's smoothed frame time, the browser
-console's messages, and a screenshot (PNG) at --shot. Drives Chromium through chromedriver's
-plain HTTP (WebDriver) API, so nothing beyond Debian's chromium and chromium-driver is needed.
+console's messages, and a screenshot of the canvas at --shot (JPEG for a .jpg name, else PNG).
+Drives Chromium through chromedriver's plain HTTP (WebDriver) API, so nothing beyond Debian's
+chromium and chromium-driver is needed.
 
 Usage: web_check.py WEB_DIR --shot OUT.png [--crowd N] [--seconds S] [--timeout T]
 Exit status: 0 when the page drew frames with people and the console has no errors, 1 when it
@@ -142,8 +143,9 @@ def main():
             # screenshot waits for the compositor, which a software-rendered frame of seconds
             # can keep past chromedriver's 10 s limit.
             url = call(base, "POST", s + "/execute/sync", {
-                "script": "return document.querySelector('#glcanvas').toDataURL('image/png')",
-                "args": []}, timeout=120)
+                "script": "return document.querySelector('#glcanvas').toDataURL(arguments[0], 0.9)",
+                "args": ["image/jpeg" if args.shot.endswith(".jpg") else "image/png"]},
+                timeout=120)
             png = base64.b64decode(url.split(",", 1)[1])
             with open(args.shot, "wb") as f:
                 f.write(png)

@@ -45,9 +45,27 @@ pub fn contains(path: &Path) -> bool {
     get(path).is_some()
 }
 
+/// The paths a web folder's `files.txt` lists: its non-empty lines, trimmed, without `#`
+/// comment lines.
+pub fn file_list(text: &str) -> Vec<&str> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_file_list_skips_blanks_and_comments() {
+        let text = "# made by web-build.sh\nlevels/plaza.ron\n\n  assets/hero/a.vrm  \n";
+        assert_eq!(
+            file_list(text),
+            vec!["levels/plaza.ron", "assets/hero/a.vrm"]
+        );
+    }
 
     #[test]
     fn paths_meet_after_dots_and_parent_parts() {

@@ -95,7 +95,7 @@ async fn prepare() -> Result<PlaySetup, String> {
         .map_err(|e| format!("{FILE_LIST}: cannot fetch it from the page's folder: {e}"))?;
     let list = String::from_utf8(list)
         .map_err(|_| format!("{FILE_LIST}: not UTF-8 text (one path a line is allowed)"))?;
-    let paths = file_list(&list);
+    let paths = crate::web_files::file_list(&list);
     let total = paths.len() as u32;
     for (k, path) in paths.iter().enumerate() {
         show_progress(k as u32, total, path).await;
@@ -146,14 +146,6 @@ fn page_args() -> String {
     String::from_utf8_lossy(&buf).into_owned()
 }
 
-/// The non-empty, non-comment lines of `files.txt`, trimmed.
-pub fn file_list(text: &str) -> Vec<&str> {
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .collect()
-}
-
 /// The page's bar and the same bar on the canvas, then one frame so the browser shows it.
 async fn show_progress(done: u32, total: u32, path: &str) {
     // SAFETY: a plain import from the page's plugin taking numbers.
@@ -183,19 +175,5 @@ async fn fail(message: &str) {
         clear_background(Color::new(0.2, 0.05, 0.05, 1.0));
         draw_text(message, 20.0, 40.0, 22.0, Color::new(1.0, 0.9, 0.9, 1.0));
         next_frame().await;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_file_list_skips_blanks_and_comments() {
-        let text = "# made by web-build.sh\nlevels/plaza.ron\n\n  assets/hero/a.vrm  \n";
-        assert_eq!(
-            file_list(text),
-            vec!["levels/plaza.ron", "assets/hero/a.vrm"]
-        );
     }
 }

@@ -39,6 +39,7 @@ pub const FAR: LodRecipe = LodRecipe {
 
 /// A part keeps at least this many triangles (or all it has): legs must not vanish at
 /// distance because their material happens to be a small part.
+#[cfg(not(target_arch = "wasm32"))]
 const MIN_PART_TRIANGLES: usize = 16;
 
 /// Builds one level of detail from the material parts: each part simplified on its own (so
