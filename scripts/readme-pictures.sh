@@ -7,8 +7,9 @@
 # One row per picture. Columns, separated by `|`:
 #   file     the picture's name in OUT_DIR (what the README links to)
 #   shows    what the picture must show: the caption's promise, checked by eye after a run
-#   level    the level file played, `bench` for the benchmark's own plot (`throng bench`), or
-#            `validate` for a plot `throng validate` writes (the file names which)
+#   level    the level file played, `bench` for the benchmark's own plot (`throng bench`),
+#            `validate` for a plot `throng validate` writes (the file names which), or `web`
+#            for the web build in headless Chromium (args for scripts/web_check.py)
 #   edits    `-`, or changes to a copy of the level, separated by ` ; `: `camera: (...)` replaces
 #            the level's camera line, `s/OLD/NEW/` is a sed substitution. Each edit must change
 #            the level, so a picture fails loudly instead of drifting when the level changes.
@@ -38,6 +39,7 @@ bench.png    | median frame time per mode with its p5-p95 band and the 60/30 fps
 fundamental_diagram.png | speed against density in a one-way corridor over the Weidmann curve | validate | - | --only fundamental_diagram
 bottleneck_flow.png     | flow through doors 0.8-2.4 m wide over the range of the experiments | validate | - | --only bottleneck
 lane_order.png          | lane order rising from 0.5 to above 0.8 in counterflow             | validate | - | --only counterflow
+web.jpg      | the plaza in headless Chromium (WebGL2, SwiftShader), 300 people, HUD | web | - | --crowd 300 --args=--no-adaptive-quality --seconds 20
 '
 
 set -euo pipefail
@@ -128,6 +130,11 @@ while IFS='|' read -r file shows level edits args; do
         # shellcheck disable=SC2086 # args is a list of words
         nice -n 10 timeout 900 "$throng" bench $args --out "$work/bench" | tee "$work/bench.txt"
         cp "$work/bench/bench.png" "$target"
+    elif [ "$level" = "web" ]; then
+        # The web build in headless Chromium (docs/WEB.md); the canvas is saved as JPEG.
+        scripts/web-build.sh "$work/web"
+        # shellcheck disable=SC2086 # args is a list of words
+        python3 scripts/web_check.py "$work/web" --shot "$target" $args
     elif [ "$level" = "validate" ]; then
         # shellcheck disable=SC2086 # args is a list of words
         nice -n 10 timeout 900 "$throng" validate $args --out "$work/validate"

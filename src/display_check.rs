@@ -6,6 +6,7 @@
 //! nothing to ask beforehand.
 
 /// What to tell the user after any display problem.
+#[cfg(target_os = "linux")]
 const HINT: &str = "run under xvfb-run or set DISPLAY";
 
 /// `Err` with one line ("no display: ...") when no window can be opened.

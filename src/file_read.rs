@@ -4,9 +4,13 @@
 //! file that grows while being read can neither exhaust memory nor block the game.
 
 use std::fmt;
-use std::fs::{File, Metadata, OpenOptions};
-use std::io::{self, Read};
+use std::io;
 use std::path::Path;
+#[cfg(not(target_arch = "wasm32"))]
+use std::{
+    fs::{File, Metadata, OpenOptions},
+    io::Read,
+};
 
 /// Why a user file was not read. `Display` gives the reason only; callers name the file.
 #[derive(Debug)]
@@ -50,7 +54,72 @@ impl From<io::Error> for FileReadError {
     }
 }
 
+/// What a path names, as far as the readers care.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Probe {
+    Regular,
+    /// Exists but is no regular file (a directory, FIFO, device).
+    Other,
+    Missing,
+}
+
+/// Whether `path` is a regular file the readers would read. On the web: whether the page
+/// fetched it (`web_files`).
+pub fn probe(path: &Path) -> Probe {
+    if cfg!(target_arch = "wasm32") {
+        return match crate::web_files::contains(path) {
+            true => Probe::Regular,
+            false => Probe::Missing,
+        };
+    }
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => Probe::Regular,
+        Ok(_) => Probe::Other,
+        Err(_) => Probe::Missing,
+    }
+}
+
+/// The web build's reads: from the files the page fetched, with the same length checks.
+#[cfg(target_arch = "wasm32")]
+fn fetched(path: &Path) -> Result<std::sync::Arc<Vec<u8>>, FileReadError> {
+    crate::web_files::get(path).ok_or_else(|| {
+        FileReadError::Io(io::Error::new(
+            io::ErrorKind::NotFound,
+            "not among the files this page fetched (files.txt in the web folder)",
+        ))
+    })
+}
+
 /// Reads the whole of a regular file of at most `max` bytes.
+#[cfg(target_arch = "wasm32")]
+pub fn read_capped(path: &Path, max: u64) -> Result<Vec<u8>, FileReadError> {
+    let bytes = fetched(path)?;
+    let len = bytes.len() as u64;
+    if len > max {
+        return Err(FileReadError::TooLarge { len, max });
+    }
+    Ok(bytes.to_vec())
+}
+
+/// Reads the first `len` bytes of a fetched file that must hold at least that many.
+#[cfg(target_arch = "wasm32")]
+pub fn read_prefix(path: &Path, len: u64, max: u64) -> Result<Vec<u8>, FileReadError> {
+    if len > max {
+        return Err(FileReadError::TooLarge { len, max });
+    }
+    let bytes = fetched(path)?;
+    let have = bytes.len() as u64;
+    if have < len {
+        return Err(FileReadError::TooShort {
+            len: have,
+            need: len,
+        });
+    }
+    Ok(bytes[..len as usize].to_vec())
+}
+
+/// Reads the whole of a regular file of at most `max` bytes.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn read_capped(path: &Path, max: u64) -> Result<Vec<u8>, FileReadError> {
     let (file, len) = open_regular(path)?;
     if len > max {
@@ -62,6 +131,7 @@ pub fn read_capped(path: &Path, max: u64) -> Result<Vec<u8>, FileReadError> {
 
 /// Reads the first `len` bytes of a regular file that must hold at least that many (a glTF
 /// buffer whose `byteLength` says how much to take), refusing lengths above `max`.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn read_prefix(path: &Path, len: u64, max: u64) -> Result<Vec<u8>, FileReadError> {
     if len > max {
         return Err(FileReadError::TooLarge { len, max });
@@ -87,6 +157,7 @@ pub fn read_prefix(path: &Path, len: u64, max: u64) -> Result<Vec<u8>, FileReadE
 }
 
 /// What `path` is, in words, when it is not a regular file.
+#[cfg(not(target_arch = "wasm32"))]
 fn kind_of(meta: &Metadata) -> Option<&'static str> {
     let t = meta.file_type();
     if t.is_file() {
@@ -116,6 +187,7 @@ fn kind_of(meta: &Metadata) -> Option<&'static str> {
 
 /// Opens `path` for reading only when it is a regular file, and returns its length as the
 /// opened handle sees it.
+#[cfg(not(target_arch = "wasm32"))]
 fn open_regular(path: &Path) -> Result<(File, u64), FileReadError> {
     // Checked before opening, because opening a FIFO waits for a writer and opening a device
     // can have effects of its own.
@@ -142,6 +214,7 @@ fn open_regular(path: &Path) -> Result<(File, u64), FileReadError> {
 
 /// Reads at most `max` bytes; more than `max` is an error rather than a silent cut. `hint` sizes
 /// the first allocation (never above `max`).
+#[cfg(not(target_arch = "wasm32"))]
 fn read_limited(file: File, hint: u64, max: u64) -> Result<Vec<u8>, FileReadError> {
     let mut bytes = Vec::with_capacity(hint.min(max) as usize);
     file.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
@@ -207,7 +280,7 @@ mod tests {
             .status()
             .expect("mkfifo runs");
         assert!(status.success());
-        let started = std::time::Instant::now();
+        let started = crate::clock::Instant::now();
         assert!(matches!(
             read_capped(&fifo, 1 << 20),
             Err(FileReadError::NotRegular("a FIFO (named pipe)"))

@@ -1,3 +1,7 @@
+// The web build starts in `app::web` instead; the desktop commands below stay compiled there
+// (they type-check the same code) but nothing calls them.
+#![cfg_attr(target_arch = "wasm32", allow(dead_code, unused_imports))]
+
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::{Instant, SystemTime};
@@ -18,6 +22,12 @@ use throng::level::{load_level, Level, LevelWatcher};
 use throng::tools::inspect::run_inspect;
 use throng::tools::output::{print_error, print_line};
 
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    app::web::start();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {

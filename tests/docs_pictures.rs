@@ -228,6 +228,12 @@ fn the_script_table_names_real_levels_once_each() {
                 row.file, "bench.png",
                 "{SCRIPT}: the bench writes bench.png"
             );
+        } else if row.level == "web" {
+            assert!(
+                row.file.ends_with(".jpg"),
+                "{SCRIPT}: {}: the web build's screenshot is a .jpg",
+                row.file
+            );
         } else if row.level == "validate" {
             assert!(
                 VALIDATION_PLOTS.contains(&row.file.as_str()),

@@ -1,8 +1,8 @@
 //! The GL half of `throng bench`: a short calibration of every mode for the up-front estimate,
 //! then every size × mode rendered in the window over the fixed camera path, timed per stage.
 
+use crate::clock::Instant;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
 use macroquad::prelude::{
     clear_background, get_internal_gl, next_frame, screen_height, screen_width, Color,

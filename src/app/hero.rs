@@ -3,8 +3,9 @@
 //! level edit that names another model swaps it in place (the old one stays when the new one
 //! cannot load).
 
+use crate::clock::Instant;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use macroquad::prelude::get_internal_gl;
 

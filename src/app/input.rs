@@ -23,7 +23,7 @@ pub struct InputReader {
     pub script: Option<InputScript>,
     last_mouse: Option<Vec2>,
     /// When and where the last left click was, to spot a double click.
-    last_click: Option<(std::time::Instant, Vec2)>,
+    last_click: Option<(crate::clock::Instant, Vec2)>,
 }
 
 /// Two clicks closer than this in time and pixels make a double click.
@@ -189,7 +189,7 @@ impl InputReader {
             .collect();
         let mut double_click = None;
         if mouse.pressed.left {
-            let now = std::time::Instant::now();
+            let now = crate::clock::Instant::now();
             let at = mouse.pos;
             if let Some((t, last)) = self.last_click {
                 if now.duration_since(t).as_secs_f32() < DOUBLE_CLICK_SECONDS

@@ -7,9 +7,12 @@ mod hero;
 mod input;
 mod input_script;
 mod level_tools;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 
+use crate::clock::Instant;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use macroquad::prelude::{
     clear_background, get_frame_time, get_internal_gl, get_screen_data, is_key_pressed, next_frame,
@@ -560,7 +563,8 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         let screen = Screen::window(screen_width(), screen_height());
         let input = s.read_input(screen);
         s.simulate(frame_seconds, &input, screen);
-        if last_poll.elapsed() >= RELOAD_POLL {
+        // No files to watch on the web: the page fetched them once.
+        if !cfg!(target_arch = "wasm32") && last_poll.elapsed() >= RELOAD_POLL {
             last_poll = Instant::now();
             s.poll_reload();
         }
@@ -572,6 +576,13 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         s.history.push(frame_seconds * 1000.0, crowd_changed);
 
         outcome.frames += 1;
+        #[cfg(target_arch = "wasm32")]
+        web::frame_done(
+            frame_ms_avg,
+            s.game.agents.len(),
+            result.people.drawn,
+            outcome.frames,
+        );
         let out_of_frames = frames.is_some_and(|n| outcome.frames >= n);
         let out_of_time = seconds.is_some_and(|limit| started.elapsed().as_secs_f64() >= limit);
         if out_of_frames || out_of_time {

@@ -6,7 +6,7 @@
 //! a factor of about two, which is what an estimate needs. While running, the time left is the
 //! estimate of the runs left scaled by how far the finished work ran over or under its estimate.
 
-use std::time::Instant;
+use crate::clock::Instant;
 
 /// Frame time as a fixed part plus a part per person.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -9,7 +9,7 @@ pub mod meta;
 pub mod plot;
 pub mod report;
 
-use std::time::Instant;
+use crate::clock::Instant;
 
 use glam::Vec3;
 

@@ -206,8 +206,17 @@ fn default_pool() -> std::sync::Arc<rayon::ThreadPool> {
                 .thread_name(|i| format!("crowd-{i}"))
                 .build()
         };
+        // The web (wasm32-unknown-unknown) has no threads at all: there the calling thread
+        // is the pool's one worker, and every phase runs on it in the same fixed partitions,
+        // so the result is the same as on the desktop's pool.
         let pool = build(0)
             .or_else(|_| build(1))
+            .or_else(|_| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(1)
+                    .use_current_thread()
+                    .build()
+            })
             .expect("the crowd needs at least one worker thread");
         std::sync::Arc::new(pool)
     })
@@ -610,12 +619,12 @@ impl Crowd {
 
     fn step_phases(&mut self, dt: f32, inputs: &StepInputs) {
         let mut t = StepTimings::default();
-        let lap = |since: &mut std::time::Instant| {
+        let lap = |since: &mut crate::clock::Instant| {
             let ms = since.elapsed().as_secs_f64() * 1000.0;
-            *since = std::time::Instant::now();
+            *since = crate::clock::Instant::now();
             ms
         };
-        let mut since = std::time::Instant::now();
+        let mut since = crate::clock::Instant::now();
         let area = self.level.bounds.size().x * self.level.bounds.size().y;
         let cell = grid_cell_for(self.len(), area);
         if (self.grid.requested_cell() - cell).abs() > 1e-6 {

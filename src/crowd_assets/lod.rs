@@ -39,6 +39,7 @@ pub const FAR: LodRecipe = LodRecipe {
 
 /// A part keeps at least this many triangles (or all it has): legs must not vanish at
 /// distance because their material happens to be a small part.
+#[cfg(not(target_arch = "wasm32"))]
 const MIN_PART_TRIANGLES: usize = 16;
 
 /// Builds one level of detail from the material parts: each part simplified on its own (so
@@ -115,6 +116,14 @@ fn colour_regions(mesh: &FigureMesh) -> Vec<FigureMesh> {
         .collect()
 }
 
+/// The web build has no meshoptimizer (its C++ cannot be built for wasm32-unknown-unknown), so
+/// every level keeps the full mesh there: more triangles, the same picture.
+#[cfg(target_arch = "wasm32")]
+fn simplify_part(mesh: &FigureMesh, _recipe: LodRecipe) -> FigureMesh {
+    mesh.clone()
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 fn simplify_part(mesh: &FigureMesh, recipe: LodRecipe) -> FigureMesh {
     if recipe.ratio >= 1.0 || mesh.indices.len() < 3 {
         return mesh.clone();

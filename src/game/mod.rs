@@ -472,7 +472,7 @@ impl Game {
         let steps = self.clock.advance(frame_seconds);
         // The camera does not move between the steps of one frame: one view serves them all.
         let view = self.sim_view();
-        let started = std::time::Instant::now();
+        let started = crate::clock::Instant::now();
         for _ in 0..steps.steps {
             self.step(self.clock.step_seconds(), view);
         }

@@ -20,7 +20,7 @@ pub mod mtoon;
 pub mod retarget;
 pub mod spring_bones;
 
-use std::time::Instant;
+use crate::clock::Instant;
 
 use glam::{Mat4, Quat, Vec2, Vec3};
 

@@ -78,8 +78,8 @@ impl Places {
         let mut not_regular = None;
         for (k, folder) in self.folders().into_iter().enumerate() {
             let full = folder.join(path);
-            match std::fs::metadata(&full) {
-                Ok(m) if m.is_file() => {
+            match crate::file_read::probe(&full) {
+                crate::file_read::Probe::Regular => {
                     // Found under the root: kept as written (the loaders join the root).
                     let in_level_dir = k == 0 && self.level_dir.is_some();
                     let same_as_root = full == self.root.join(path);
@@ -93,8 +93,8 @@ impl Places {
                     });
                 }
                 // A FIFO or device would never load; say so rather than "does not exist".
-                Ok(_) => not_regular = not_regular.or(Some(full)),
-                Err(_) => {}
+                crate::file_read::Probe::Other => not_regular = not_regular.or(Some(full)),
+                crate::file_read::Probe::Missing => {}
             }
         }
         match not_regular {

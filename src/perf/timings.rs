@@ -1,6 +1,7 @@
 //! CPU time per frame stage, smoothed so the numbers can be read while they change.
 
-use std::time::{Duration, Instant};
+use crate::clock::Instant;
+use std::time::Duration;
 
 /// The stages of a frame, in the order they run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

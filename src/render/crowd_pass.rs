@@ -127,7 +127,7 @@ impl CrowdPass {
             return;
         }
         self.vat_tried = true;
-        let started = std::time::Instant::now();
+        let started = crate::clock::Instant::now();
         let baked = CrowdVat::bake(source.assets, VAT_LODS, query_limits().max_texture_size);
         let bake_ms = started.elapsed().as_secs_f64() * 1000.0;
         let result = baked.and_then(|v| {

@@ -299,8 +299,8 @@ fn compile(
     };
     ctx.new_shader(
         ShaderSource::Glsl {
-            vertex: &vertex,
-            fragment: &fragment,
+            vertex: &super::shader_source::for_target(&vertex),
+            fragment: &super::shader_source::for_target(&fragment),
         },
         ShaderMeta {
             images: IMAGES.iter().map(|s| s.to_string()).collect(),

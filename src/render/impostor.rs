@@ -3,8 +3,8 @@
 //! itself (compiled with `IMPOSTOR`), so the sun, shadow map, ambient, fog and tonemap are the
 //! meshes' own.
 
+use crate::clock::Instant;
 use std::ffi::CString;
-use std::time::Instant;
 
 use macroquad::miniquad::gl;
 use macroquad::miniquad::{

@@ -10,6 +10,7 @@ pub mod impostor_bake;
 pub mod layer;
 pub mod msaa;
 mod renderer;
+pub mod shader_source;
 pub mod tone;
 
 pub use layer::{MainPassInfo, WorldLayer};

@@ -75,6 +75,8 @@ pub(super) fn compile(
     uniforms: Vec<UniformDesc>,
 ) -> Result<ShaderId, String> {
     let fragment = &super::tone::with_tone_curve(fragment);
+    let vertex = &super::shader_source::for_target(vertex);
+    let fragment = &super::shader_source::for_target(fragment);
     ctx.new_shader(
         ShaderSource::Glsl { vertex, fragment },
         ShaderMeta {

@@ -5,10 +5,11 @@
 //! [`Job`] that does one unit per call. Each frame runs units until the budget is spent and
 //! carries the rest to the next frame. The clock is injectable so tests are deterministic.
 
+use crate::clock::Instant;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Source of "now" for budget checks, in seconds from an arbitrary origin.
 pub trait Clock: Send {

@@ -33,7 +33,7 @@ pub fn run_validate(args: &ValidateArgs) -> Result<Outcome, String> {
     } else {
         Effort::Full
     };
-    let started = std::time::Instant::now();
+    let started = crate::clock::Instant::now();
     let report = run(effort, &args.only, |what| eprintln!("validate: {what}"));
     write_report(&report, &args.out)?;
     let failures = report.failures();

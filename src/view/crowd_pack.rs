@@ -381,7 +381,7 @@ pub fn pack_naive(
         );
         let block: [[f32; 4]; VEC4_PER_INSTANCE] = std::array::from_fn(|k| block[k]);
         let palette = out.palettes.len() / (out.joints * TEXELS_PER_JOINT as usize).max(1);
-        let started = std::time::Instant::now();
+        let started = crate::clock::Instant::now();
         assets.cpu_palette(b, &crowd.anim[i], &mut scratch, &mut blended);
         sampling += started.elapsed();
         for m in &blended {

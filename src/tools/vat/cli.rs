@@ -1,12 +1,10 @@
 //! `throng bake MODEL`: every value checked by clap before the model is even read.
 
 use std::fmt::Write;
-use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::time::Instant;
 
+use crate::clock::Instant;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::bake::{BakeLimits, BakeOptions, ClipSelection, DEFAULT_MAX_HEIGHT, DEFAULT_MAX_WIDTH};
 use super::bake::{MAX_AABB_PAD, MAX_FPS, MAX_TEXTURE_SIDE};
@@ -135,22 +133,11 @@ pub fn run_bake(args: &BakeArgs) -> Result<String, String> {
             "--name `{stem}`: allowed: a plain file name without folders"
         ));
     }
-    let bar = if std::io::stderr().is_terminal() {
-        let b = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
-        if let Ok(style) =
-            ProgressStyle::with_template("baking {bar:40} {pos}/{len} frames ({eta} left)")
-        {
-            b.set_style(style);
-        }
-        b
-    } else {
-        ProgressBar::hidden()
-    };
+    let mut bar = progress::Bar::start();
     let baked = bake(&scene, &args.options(), &mut |done, total| {
-        bar.set_length(total);
-        bar.set_position(done);
+        bar.show(done, total)
     });
-    bar.finish_and_clear();
+    bar.finish();
     let baked = baked.map_err(|e| e.to_string())?;
     let source = SourceInfo {
         file: args
@@ -201,4 +188,50 @@ pub fn run_bake(args: &BakeArgs) -> Result<String, String> {
         let _ = writeln!(s, "wrote {} ({bytes} bytes)", p.display());
     }
     Ok(s.trim_end().to_string())
+}
+
+/// The bake's progress bar: indicatif on stderr when it is a terminal; nothing on the web,
+/// where indicatif is not built (its clock crate needs wasm-bindgen).
+mod progress {
+    #[cfg(not(target_arch = "wasm32"))]
+    pub struct Bar(indicatif::ProgressBar);
+
+    #[cfg(not(target_arch = "wasm32"))]
+    impl Bar {
+        pub fn start() -> Bar {
+            use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+            use std::io::IsTerminal;
+            if !std::io::stderr().is_terminal() {
+                return Bar(ProgressBar::hidden());
+            }
+            let b = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+            if let Ok(style) =
+                ProgressStyle::with_template("baking {bar:40} {pos}/{len} frames ({eta} left)")
+            {
+                b.set_style(style);
+            }
+            Bar(b)
+        }
+
+        pub fn show(&mut self, done: u64, total: u64) {
+            self.0.set_length(total);
+            self.0.set_position(done);
+        }
+
+        pub fn finish(self) {
+            self.0.finish_and_clear();
+        }
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    pub struct Bar;
+
+    #[cfg(target_arch = "wasm32")]
+    impl Bar {
+        pub fn start() -> Bar {
+            Bar
+        }
+        pub fn show(&mut self, _done: u64, _total: u64) {}
+        pub fn finish(self) {}
+    }
 }
