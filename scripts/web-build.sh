@@ -32,7 +32,9 @@ cp levels/plaza.ron "$out/levels/"
 {
     echo "# Files the page fetches before the game starts (scripts/web-build.sh)."
     echo "levels/plaza.ron"
-    grep -oE '"assets/[^"]+"' levels/plaza.ron | tr -d '"' | LC_ALL=C sort -u
+    # The plaza's models, and the hero's default motion sources (HeroMotion's defaults in
+    # src/level/schema.rs), which the plaza does not name.
+    grep -ohE '"assets/[^"]+"' levels/plaza.ron src/level/schema.rs | tr -d '"' | LC_ALL=C sort -u
 } > "$out/files.txt"
 grep -v '^#' "$out/files.txt" | grep '^assets/' | while read -r f; do
     mkdir -p "$out/$(dirname "$f")"
