@@ -94,6 +94,10 @@ pub struct PlayArgs {
     /// Let the hero walk (or run) round a 4 m circle, or wave, by itself: demos and screenshots.
     #[arg(long, value_parser = ["walk", "run", "wave"])]
     pub hero_autopilot: Option<String>,
+    /// Start with the hero's spring bones (hair, ribbon) off, as the Animation panel's toggle
+    /// does: to compare the same moment with and without them.
+    #[arg(long = "no-spring-bones", action = clap::ArgAction::SetFalse)]
+    pub spring_bones: bool,
     /// Window size in pixels, e.g. 1280x720 (each side 64 to 8192).
     #[arg(
         long,

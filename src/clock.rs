@@ -1,6 +1,8 @@
 //! The wall clock the game measures with. On the desktop it is `std::time::Instant`; on the web
 //! (`wasm32-unknown-unknown`) `Instant::now()` panics, so there it is the browser's clock read
-//! through miniquad (`Date.now()` in milliseconds, as seconds). Both answer the same questions
+//! through the page's `now` import, which miniquad's `gl.js` provides (`Date.now() / 1000`; the
+//! same function miniquad's own `date::now` calls, declared here so this GL-free module does not
+//! depend on the window crate). Both answer the same questions
 //! (`now`, `elapsed`, `duration_since`, subtraction), so callers import this one type.
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -13,13 +15,18 @@ pub use web::Instant;
 mod web {
     use std::time::Duration;
 
+    extern "C" {
+        fn now() -> f64;
+    }
+
     /// A moment on the page's clock, in seconds.
     #[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
     pub struct Instant(f64);
 
     impl Instant {
         pub fn now() -> Instant {
-            Instant(macroquad::miniquad::date::now())
+            // SAFETY: `now` is a plain JavaScript function of no arguments returning a number.
+            Instant(unsafe { now() })
         }
 
         /// Zero when `earlier` is later (the browser clock may be adjusted).

@@ -136,6 +136,9 @@ impl Session {
         };
         let hero_view = hero::HeroView::load(&mut game, &asset_root);
         let keep_waving = start_hero(&mut game, args.follow, args.hero_autopilot.as_deref());
+        if let Some(h) = game.hero.as_mut() {
+            h.springs.enabled = args.spring_bones;
+        }
         if settings.panels.perf {
             // Start fully open: a screenshot of frame 1 should show the panel.
             game.slide_perf_panel(true);

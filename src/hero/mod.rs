@@ -124,6 +124,40 @@ fn find_named(clips: &[AnimationClipAsset], words: &[&str]) -> Option<usize> {
     })
 }
 
+/// What the expression panel and blinking will lack on this model, if anything.
+fn expression_warning(scene: &SceneAsset) -> Option<String> {
+    let vrm = scene.vrm.as_ref()?;
+    if vrm.expressions.is_empty() {
+        Some(format!(
+            "{}: no VRM expressions: no blinking, raw morph sliders only",
+            scene.source
+        ))
+    } else if vrm.expression("blink").is_none() {
+        Some(format!("{}: no blink expression: no blinking", scene.source))
+    } else {
+        None
+    }
+}
+
+/// [node][primitive]: a slot for the morphed vertices of each primitive with morph targets.
+fn morph_slots(scene: &SceneAsset) -> Vec<Vec<Option<MorphedPrimitive>>> {
+    scene
+        .nodes
+        .iter()
+        .map(|n| {
+            n.mesh
+                .and_then(|m| scene.meshes.get(m))
+                .map(|m| {
+                    m.primitives
+                        .iter()
+                        .map(|p| (!p.morph_targets.is_empty()).then(MorphedPrimitive::default))
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
 impl Hero {
     /// Builds the hero around an imported model. Never fails: what is missing (humanoid map,
     /// expressions, clips, textures) becomes a warning and a fallback.
@@ -185,23 +219,7 @@ impl Hero {
             )),
             _ => {}
         }
-        if scene.vrm.as_ref().is_some_and(|v| v.expressions.is_empty()) {
-            warnings.push(format!(
-                "{}: no VRM expressions: no blinking, raw morph sliders only",
-                scene.source
-            ));
-        } else if scene.vrm.is_some()
-            && scene
-                .vrm
-                .as_ref()
-                .and_then(|v| v.expression("blink"))
-                .is_none()
-        {
-            warnings.push(format!(
-                "{}: no blink expression: no blinking",
-                scene.source
-            ));
-        }
+        warnings.extend(expression_warning(&scene));
         // Clips without a role fall back on whatever exists, idle first.
         let any = roles
             .idle
@@ -222,21 +240,7 @@ impl Hero {
         let bind = scene.nodes.iter().map(|n| n.local).collect();
         let palettes = SkinningPaletteSet::new(&scene);
         let morphs = MorphStateSet::new(&scene);
-        let morphed = scene
-            .nodes
-            .iter()
-            .map(|n| {
-                n.mesh
-                    .and_then(|m| scene.meshes.get(m))
-                    .map(|m| {
-                        m.primitives
-                            .iter()
-                            .map(|p| (!p.morph_targets.is_empty()).then(MorphedPrimitive::default))
-                            .collect()
-                    })
-                    .unwrap_or_default()
-            })
-            .collect();
+        let morphed = morph_slots(&scene);
         let expressions = Expressions::new(&scene, scene.id ^ 0x9e37_79b9);
         let look = look_at::LookAt::new(&scene, faces_neg_z);
         let material_base: Vec<_> = materials

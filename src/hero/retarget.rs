@@ -366,45 +366,7 @@ pub fn retarget(
     }
     let src = Skeleton::new(source, source_map).map_err(|e| format!("source rig: {e}"))?;
     let tgt = Skeleton::new(target, target_map).map_err(|e| format!("hero rig: {e}"))?;
-    let mut driven: Vec<Driven> = Vec::new();
-    for name in DRIVEN {
-        let (Some(&node), Some(&source_node)) = (tgt.map.get(name), src.map.get(name)) else {
-            continue;
-        };
-        let parent = target.nodes[node].parent;
-        let parent_rest = parent
-            .map(|p| rotation_of(&tgt.rest_world[p]))
-            .unwrap_or(Quat::IDENTITY);
-        // The nearest driven ancestor: walk up the node chain.
-        let mut ancestor = None;
-        let mut cur = parent;
-        let mut guard = 0;
-        while let Some(c) = cur {
-            if let Some(i) = driven.iter().position(|d| d.node == c) {
-                ancestor = Some(i);
-                break;
-            }
-            cur = target.nodes[c].parent;
-            guard += 1;
-            if guard > target.nodes.len() {
-                break;
-            }
-        }
-        let correction = correction_bone(name)
-            .and_then(|b| Some((src.direction(source, b)?, tgt.direction(target, b)?)))
-            .map(|(s, t)| Quat::from_rotation_arc(s, t))
-            .unwrap_or(Quat::IDENTITY);
-        driven.push(Driven {
-            name,
-            node,
-            parent_rest,
-            rest: rotation_of(&tgt.rest_world[node]),
-            ancestor,
-            source: source_node,
-            source_rest: rotation_of(&src.rest_world[source_node]),
-            correction,
-        });
-    }
+    let mut driven = driven_bones(source, &src, target, &tgt);
     let duration = src_clip.duration;
     let keys = ((duration * KEY_RATE).ceil() as usize).max(2);
     let times: Vec<f32> = (0..=keys)
@@ -416,43 +378,7 @@ pub fn retarget(
     let src_hips_rest = src.pos(src_hips);
     let tgt_hips_rest = tgt.pos(tgt_hips);
     let ratio = tgt.leg_length / src.leg_length;
-    // Feet that are IK targets outside the leg chain (Quaternius) have rest rotations that mean
-    // nothing; their reference is the clip's own grounded foot (see below).
-    for d in driven.iter_mut() {
-        let leg = match d.name {
-            "leftFoot" => "leftLowerLeg",
-            "rightFoot" => "rightLowerLeg",
-            _ => continue,
-        };
-        if is_descendant(source, d.source, src.map[leg]) {
-            continue;
-        }
-        let mut samples: Vec<(f32, Quat)> = Vec::with_capacity(times.len());
-        for &t in &times {
-            pose.reset_to_bind_pose();
-            sample_node_channels(src_clip, t, pose.locals_mut());
-            pose.update_world_matrices()
-                .map_err(|e| format!("source pose: {e}"))?;
-            if let Some(w) = pose.world(d.source) {
-                samples.push((w.w_axis.y, rotation_of(w)));
-            }
-        }
-        // The mean rotation while the foot is on the ground (within 3% of a leg of its lowest):
-        // a foot rolling from heel to toe is flat at the middle of that.
-        let low = samples.iter().map(|s| s.0).fold(f32::INFINITY, f32::min);
-        let mut sum = Vec4::ZERO;
-        let mut first: Option<Quat> = None;
-        for (y, q) in &samples {
-            if *y - low <= 0.03 * src.leg_length {
-                let f = *first.get_or_insert(*q);
-                let q = if f.dot(*q) < 0.0 { -*q } else { *q };
-                sum += Vec4::from(q);
-            }
-        }
-        if sum.length() > 1e-6 {
-            d.source_rest = Quat::from_vec4(sum).normalize();
-        }
-    }
+    ground_ik_feet(&mut driven, source, &src, src_clip, &times)?;
     let mut rotations: Vec<Vec<Quat>> = vec![Vec::with_capacity(times.len()); driven.len()];
     // Hips offsets from rest in common axes, hero-sized.
     let mut offsets: Vec<Vec3> = Vec::with_capacity(times.len());
@@ -542,6 +468,104 @@ pub fn retarget(
         clip: out,
         ground_speed,
     })
+}
+
+/// The hero bones both rigs map, each with its rest rotations, nearest driven ancestor and the
+/// rest correction that points the source bone the way the hero's points.
+fn driven_bones(
+    source: &SceneAsset,
+    src: &Skeleton,
+    target: &SceneAsset,
+    tgt: &Skeleton,
+) -> Vec<Driven> {
+    let mut driven: Vec<Driven> = Vec::new();
+    for name in DRIVEN {
+        let (Some(&node), Some(&source_node)) = (tgt.map.get(name), src.map.get(name)) else {
+            continue;
+        };
+        let parent = target.nodes[node].parent;
+        let parent_rest = parent
+            .map(|p| rotation_of(&tgt.rest_world[p]))
+            .unwrap_or(Quat::IDENTITY);
+        // The nearest driven ancestor: walk up the node chain.
+        let mut ancestor = None;
+        let mut cur = parent;
+        let mut guard = 0;
+        while let Some(c) = cur {
+            if let Some(i) = driven.iter().position(|d| d.node == c) {
+                ancestor = Some(i);
+                break;
+            }
+            cur = target.nodes[c].parent;
+            guard += 1;
+            if guard > target.nodes.len() {
+                break;
+            }
+        }
+        let correction = correction_bone(name)
+            .and_then(|b| Some((src.direction(source, b)?, tgt.direction(target, b)?)))
+            .map(|(s, t)| Quat::from_rotation_arc(s, t))
+            .unwrap_or(Quat::IDENTITY);
+        driven.push(Driven {
+            name,
+            node,
+            parent_rest,
+            rest: rotation_of(&tgt.rest_world[node]),
+            ancestor,
+            source: source_node,
+            source_rest: rotation_of(&src.rest_world[source_node]),
+            correction,
+        });
+    }
+    driven
+}
+
+/// Feet that are IK targets outside the leg chain (Quaternius) have rest rotations that mean
+/// nothing; their reference becomes the clip's own grounded foot.
+fn ground_ik_feet(
+    driven: &mut [Driven],
+    source: &SceneAsset,
+    src: &Skeleton,
+    src_clip: &AnimationClipAsset,
+    times: &[f32],
+) -> Result<(), String> {
+    let mut pose = ScenePose::new(source);
+    for d in driven.iter_mut() {
+        let leg = match d.name {
+            "leftFoot" => "leftLowerLeg",
+            "rightFoot" => "rightLowerLeg",
+            _ => continue,
+        };
+        if is_descendant(source, d.source, src.map[leg]) {
+            continue;
+        }
+        let mut samples: Vec<(f32, Quat)> = Vec::with_capacity(times.len());
+        for &t in times {
+            pose.reset_to_bind_pose();
+            sample_node_channels(src_clip, t, pose.locals_mut());
+            pose.update_world_matrices()
+                .map_err(|e| format!("source pose: {e}"))?;
+            if let Some(w) = pose.world(d.source) {
+                samples.push((w.w_axis.y, rotation_of(w)));
+            }
+        }
+        // The mean rotation while the foot is on the ground (within 3% of a leg of its lowest):
+        // a foot rolling from heel to toe is flat at the middle of that.
+        let low = samples.iter().map(|s| s.0).fold(f32::INFINITY, f32::min);
+        let mut sum = Vec4::ZERO;
+        let mut first: Option<Quat> = None;
+        for (y, q) in &samples {
+            if *y - low <= 0.03 * src.leg_length {
+                let f = *first.get_or_insert(*q);
+                let q = if f.dot(*q) < 0.0 { -*q } else { *q };
+                sum += Vec4::from(q);
+            }
+        }
+        if sum.length() > 1e-6 {
+            d.source_rest = Quat::from_vec4(sum).normalize();
+        }
+    }
+    Ok(())
 }
 
 /// Model-space paths of the hero's two feet (left, right) over the keys.
