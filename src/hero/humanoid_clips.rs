@@ -412,25 +412,7 @@ fn bake(
         times: times.clone(),
         values: hips_t,
     };
-    match channels.iter_mut().find(|c| c.node == hips) {
-        Some(c) => c.translation = Some(track),
-        None => channels.push(NodeChannelAsset {
-            node: hips,
-            translation: Some(track),
-            rotation: None,
-            scale: None,
-        }),
-    }
-    AnimationClipAsset {
-        name: name.to_string(),
-        duration,
-        source_channel_count: channels
-            .iter()
-            .map(|c| c.translation.is_some() as usize + c.rotation.is_some() as usize)
-            .sum(),
-        node_channels: channels,
-        morph_channels: Vec::new(),
-    }
+    clip_with_hips_track(name, duration, channels, hips, track)
 }
 
 /// The walk and run gaits for these speeds and this leg.
@@ -474,6 +456,36 @@ pub fn build(rig: &HumanoidRig, walk_speed: f32, run_speed: f32) -> HumanoidClip
         walk_ground_speed: walk_g.ground_speed(rig.leg_length),
         run_ground_speed: run_g.ground_speed(rig.leg_length),
         leg_length: rig.leg_length,
+    }
+}
+
+/// A clip of `channels` with `track` as the hips' translation (added to their channel, or a
+/// channel of its own).
+pub(crate) fn clip_with_hips_track(
+    name: &str,
+    duration: f32,
+    mut channels: Vec<NodeChannelAsset>,
+    hips: usize,
+    track: Track<Vec3>,
+) -> AnimationClipAsset {
+    match channels.iter_mut().find(|c| c.node == hips) {
+        Some(c) => c.translation = Some(track),
+        None => channels.push(NodeChannelAsset {
+            node: hips,
+            translation: Some(track),
+            rotation: None,
+            scale: None,
+        }),
+    }
+    AnimationClipAsset {
+        name: name.to_string(),
+        duration,
+        source_channel_count: channels
+            .iter()
+            .map(|c| c.translation.is_some() as usize + c.rotation.is_some() as usize)
+            .sum(),
+        node_channels: channels,
+        morph_channels: Vec::new(),
     }
 }
 

@@ -133,7 +133,10 @@ fn expression_warning(scene: &SceneAsset) -> Option<String> {
             scene.source
         ))
     } else if vrm.expression("blink").is_none() {
-        Some(format!("{}: no blink expression: no blinking", scene.source))
+        Some(format!(
+            "{}: no blink expression: no blinking",
+            scene.source
+        ))
     } else {
         None
     }

@@ -669,7 +669,7 @@ fn build_clip(
     hips: usize,
     hips_at: impl Fn(usize) -> Vec3,
 ) -> AnimationClipAsset {
-    let mut channels: Vec<NodeChannelAsset> = driven
+    let channels: Vec<NodeChannelAsset> = driven
         .iter()
         .zip(rotations)
         .map(|(d, values)| NodeChannelAsset {
@@ -688,25 +688,7 @@ fn build_clip(
         times: times.to_vec(),
         values: (0..times.len()).map(hips_at).collect(),
     };
-    match channels.iter_mut().find(|c| c.node == hips) {
-        Some(c) => c.translation = Some(track),
-        None => channels.push(NodeChannelAsset {
-            node: hips,
-            translation: Some(track),
-            rotation: None,
-            scale: None,
-        }),
-    }
-    AnimationClipAsset {
-        name: name.to_string(),
-        duration,
-        source_channel_count: channels
-            .iter()
-            .map(|c| c.translation.is_some() as usize + c.rotation.is_some() as usize)
-            .sum(),
-        node_channels: channels,
-        morph_channels: Vec::new(),
-    }
+    super::humanoid_clips::clip_with_hips_track(name, duration, channels, hips, track)
 }
 
 /// Where a hero motion comes from, resolved: the file and the clip in it (None for a `.vrma`:
