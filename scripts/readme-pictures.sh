@@ -9,7 +9,9 @@
 #   shows    what the picture must show: the caption's promise, checked by eye after a run
 #   level    the level file played, `bench` for the benchmark's own plot (`throng bench`),
 #            `validate` for a plot `throng validate` writes (the file names which), or `web`
-#            for the web build in headless Chromium (args for scripts/web_check.py)
+#            for the web build in headless Chromium (args for scripts/web_check.py), or `test`
+#            for frames a render test keeps under shots/ with THRONG_SHOTS=1, put side by side
+#            (args: the test's name, then the frames, left to right; needs Python's Pillow)
 #   edits    `-`, or changes to a copy of the level, separated by ` ; `: `camera: (...)` replaces
 #            the level's camera line, `s/OLD/NEW/` is a sed substitution. Each edit must change
 #            the level, so a picture fails loudly instead of drifting when the level changes.
@@ -26,7 +28,7 @@ hero_closeup.jpg | the hero close up: colours as painted (PBR Neutral), thin 0.x
 hero_closeup_aces.jpg | the same close-up with the former ACES-fit curve and no antialiasing: greyer whites, paler skin, jagged edges | levels/plaza.ron | camera: (mode: Follow, target: (0.0, 1.0, 0.0), distance: 2.4, yaw_deg: 0.0, pitch_deg: 4.0, fov_deg: 40.0) ; s/shadows: true,/shadows: true, tone_mapping: Aces,/ | --no-adaptive-quality --no-aa --crowd 50 --paused --frames 30
 look_at.jpg  | the hero idle with the camera 35 degrees to her side: head and eyes turned to the camera (look-at, auto) | levels/plaza.ron | camera: (mode: Follow, target: (0.0, 1.0, 0.0), distance: 2.4, yaw_deg: 35.0, pitch_deg: 4.0, fov_deg: 40.0) | --no-adaptive-quality --crowd 50 --frames 40
 hero_swing.jpg | the hero running on her circle: bangs, buns and ribbon swung by the spring bones | levels/plaza.ron | camera: (mode: Follow, target: (0.0, 1.0, 0.0), distance: 3.0, yaw_deg: 90.0, pitch_deg: 6.0, fov_deg: 40.0) | --no-adaptive-quality --crowd 50 --hero-autopilot run --frames 66
-lookback.jpg | the hero waving among 1,500 people, seen from her side: people near her turn their heads to her | levels/plaza.ron | camera: (mode: Follow, target: (0.0, 1.0, 0.0), distance: 6.0, yaw_deg: 90.0, pitch_deg: 10.0, fov_deg: 50.0) | --no-adaptive-quality --crowd 1500 --hero-autopilot wave --frames 80
+lookback.jpg | a plaza person drawn by the instanced crowd path: the hero far away (left), the hero near at their side (right): head turned to her | test | - | render_head_turn head_turn_near_no_hero.png head_turn_near_hero_near.png
 overlay.jpg  | behaviour labels (F3) over the people round the fountain          | levels/plaza.ron  | camera: (mode: Orbit, target: (0.0, 1.0, 4.0), distance: 20.0, yaw_deg: 30.0, pitch_deg: 45.0, fov_deg: 50.0) | --no-adaptive-quality --agent-overlay --frames 60
 groups.jpg   | walking groups (F3): pairs and threes side by side, pink links to each leader | levels/plaza.ron  | camera: (mode: Orbit, target: (18.0, 1.0, 24.0), distance: 16.0, yaw_deg: 20.0, pitch_deg: 42.0, fov_deg: 50.0) | --no-adaptive-quality --agent-overlay --frames 150
 perf.jpg     | the performance lab panel (Tab) over the plaza                    | levels/plaza.ron  | - | --no-adaptive-quality --perf-panel --frames 40
@@ -138,6 +140,22 @@ while IFS='|' read -r file shows level edits args; do
         scripts/web-build.sh "$work/web"
         # shellcheck disable=SC2086 # args is a list of words
         python3 scripts/web_check.py "$work/web" --shot "$target" $args
+    elif [ "$level" = "test" ]; then
+        read -r test_name frames <<<"$args"
+        rm -rf shots
+        THRONG_SHOTS=1 nice -n 10 cargo test --test "$test_name" </dev/null
+        # shellcheck disable=SC2086 # frames is a list of words
+        python3 - "$target" $frames <<'PY'
+import sys
+from PIL import Image
+frames = [Image.open("shots/" + name).convert("RGB") for name in sys.argv[2:]]
+out = Image.new("RGB", (sum(f.width for f in frames), max(f.height for f in frames)), "white")
+x = 0
+for f in frames:
+    out.paste(f, (x, 0))
+    x += f.width
+out.save(sys.argv[1], quality=90)
+PY
     elif [ "$level" = "validate" ]; then
         # shellcheck disable=SC2086 # args is a list of words
         nice -n 10 timeout 900 "$throng" validate $args --out "$work/validate"

@@ -234,6 +234,14 @@ fn the_script_table_names_real_levels_once_each() {
                 "{SCRIPT}: {}: the web build's screenshot is a .jpg",
                 row.file
             );
+        } else if row.level == "test" {
+            let test = row.args.split_whitespace().next().unwrap_or("");
+            assert!(
+                repo().join("tests").join(format!("{test}.rs")).is_file()
+                    && row.args.split_whitespace().count() >= 2,
+                "{SCRIPT}: {}: a `test` picture names a test in tests/ and the frames it keeps",
+                row.file
+            );
         } else if row.level == "validate" {
             assert!(
                 VALIDATION_PLOTS.contains(&row.file.as_str()),
