@@ -166,6 +166,8 @@ impl InputReader {
             middle,
         } = mouse.down;
         let wheel = mouse.wheel;
+        // Ctrl+click picks the hero's look point: that click must not also orbit the camera.
+        let left = left && !self.ctrl();
         let (look, pan) = match mode {
             CameraMode::Fly => (if left || right { delta } else { Vec2::ZERO }, Vec2::ZERO),
             _ => (
