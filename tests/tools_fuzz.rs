@@ -44,8 +44,10 @@ fn budget_measures_the_peak_not_the_end() {
         big.len()
     });
     assert_eq!(len, 64 << 20);
+    // The harness's own threads may free a few bytes between the base and the peak (CI saw
+    // the block measured 31 bytes short even with the lock): a page of slack below, none above.
     assert!(
-        usage.peak_bytes >= 64 << 20 && usage.peak_bytes < 65 << 20,
+        usage.peak_bytes >= (64 << 20) - 4096 && usage.peak_bytes < 65 << 20,
         "{usage:?}"
     );
     assert!(usage.check("64 MiB", budget::DEFAULT).is_ok());
