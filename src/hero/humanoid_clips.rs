@@ -132,7 +132,8 @@ const BONES: [(&str, bool); 17] = [
     ("rightFoot", true),
 ];
 
-fn world_of(scene: &SceneAsset, node: usize) -> Mat4 {
+/// A node's rest (bind) world matrix, walking up its parents.
+pub(crate) fn world_of(scene: &SceneAsset, node: usize) -> Mat4 {
     let mut m = Mat4::IDENTITY;
     let mut cur = Some(node);
     let mut guard = 0;

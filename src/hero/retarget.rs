@@ -158,22 +158,6 @@ pub fn map_by_names(scene: &SceneAsset) -> Option<BTreeMap<String, usize>> {
     best
 }
 
-fn world_of(scene: &SceneAsset, node: usize) -> Mat4 {
-    let mut m = Mat4::IDENTITY;
-    let mut cur = Some(node);
-    let mut guard = 0;
-    while let Some(n) = cur {
-        let Some(nd) = scene.nodes.get(n) else { break };
-        m = nd.local.matrix() * m;
-        cur = nd.parent;
-        guard += 1;
-        if guard > scene.nodes.len() {
-            break;
-        }
-    }
-    m
-}
-
 fn rotation_of(m: &Mat4) -> Quat {
     let (_, r, _) = m.to_scale_rotation_translation();
     r.normalize()
@@ -223,7 +207,9 @@ impl Skeleton {
         if !missing.is_empty() {
             return Err(format!("humanoid map lacks {}", missing.join(", ")));
         }
-        let rest_world: Vec<Mat4> = (0..scene.nodes.len()).map(|n| world_of(scene, n)).collect();
+        let rest_world: Vec<Mat4> = (0..scene.nodes.len())
+            .map(|n| super::humanoid_clips::world_of(scene, n))
+            .collect();
         let pos = |b: &str| rest_world[map[b]].w_axis.truncate();
         let left = pos("leftUpperLeg");
         let right = pos("rightUpperLeg");
