@@ -17,11 +17,13 @@
 #            the level, so a picture fails loudly instead of drifting when the level changes.
 #   args     arguments for `throng` (or `throng bench`, `throng validate`). Screenshots run with
 #            `--no-adaptive-quality`: a software renderer cannot hold the 33 ms budget, and the
-#            pictures show the game at full quality, not its cheapest rung.
+#            pictures show the game at full quality, not its cheapest rung; plaza_settled.jpg is
+#            the one taken at the rung adaptive quality settles at, and says so.
 # Adding a picture is one row here plus its link in the README; tests/docs_pictures.rs checks
 # that the two lists match.
 PICTURES='
-plaza.jpg    | the default plaza, 2,000 skinned people, HUD                       | levels/plaza.ron  | - | --no-adaptive-quality --frames 40
+plaza.jpg    | the default plaza at full quality, 2,000 people (mid meshes and impostors), HUD | levels/plaza.ron  | - | --no-adaptive-quality --frames 40
+plaza_settled.jpg | the default plaza at the rung adaptive quality settles at on a software renderer, HUD naming it | levels/plaza.ron  | - | --frames 40
 crowd.jpg    | close up: outfits, skin tones, hats, bags, balloons, several clips | levels/plaza.ron  | camera: (mode: Orbit, target: (6.0, 1.0, 12.0), distance: 11.0, yaw_deg: 30.0, pitch_deg: 14.0, fov_deg: 50.0) | --no-adaptive-quality --frames 40
 hero.jpg     | the hero (Godette) waving among the crowd, follow camera          | levels/plaza.ron  | - | --no-adaptive-quality --follow --hero-autopilot wave --frames 40
 hero_closeup.jpg | the hero close up: colours as painted (PBR Neutral), thin 0.x outlines, sharp texture details, antialiased edges | levels/plaza.ron | camera: (mode: Follow, target: (0.0, 1.0, 0.0), distance: 2.4, yaw_deg: 0.0, pitch_deg: 4.0, fov_deg: 40.0) | --no-adaptive-quality --crowd 50 --paused --frames 30

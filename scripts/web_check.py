@@ -5,7 +5,7 @@ console's messages, and a screenshot of the canvas at --shot (JPEG for a .jpg na
 Drives Chromium through chromedriver's plain HTTP (WebDriver) API, so nothing beyond Debian's
 chromium and chromium-driver is needed.
 
-Usage: web_check.py WEB_DIR --shot OUT.png [--crowd N] [--seconds S] [--timeout T]
+Usage: web_check.py WEB_DIR --shot OUT.png [--crowd N] [--seconds S] [--min-frames N] [--timeout T]
 Exit status: 0 when the page drew frames with people and the console has no errors, 1 when it
 did not, 3 when the browser or its driver is missing (the caller skips loudly)."""
 import argparse
@@ -61,7 +61,10 @@ def main():
     ap.add_argument("--crowd", type=int, default=0)
     ap.add_argument("--seconds", type=float, default=5.0,
                     help="how long to keep drawing after the first frame (frame time)")
-    ap.add_argument("--timeout", type=float, default=90.0)
+    ap.add_argument("--min-frames", type=int, default=2,
+                    help="keep drawing until at least this many frames, however long they take")
+    ap.add_argument("--timeout", type=float, default=90.0,
+                    help="give up (a stuck page) after this many seconds")
     ap.add_argument("--args", default="", help="play flags for the page's ?args=")
     ap.add_argument("--hash", type=int, nargs=3, metavar=("PEOPLE", "SEED", "STEPS"),
                     help="also report the crowd's determinism hash for this run (sim_hash)")
@@ -81,11 +84,15 @@ def main():
     report = {}
     session = None
     try:
-        for _ in range(100):
+        # The driver is up when it answers; a deadline only for one that never does.
+        driver_deadline = time.time() + 120
+        while True:
             try:
                 call(base, "GET", "/status")
                 break
             except OSError:
+                if time.time() > driver_deadline:
+                    raise
                 time.sleep(0.1)
         caps = {"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
@@ -94,6 +101,9 @@ def main():
                 "--window-size=1280,720", "--use-angle=swiftshader",
                 "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist"]},
             "goog:loggingPrefs": {"browser": "ALL"},
+            # WebDriver's defaults (30 s a script) fail a software-rendered page on a busy
+            # machine: the script calls below wait as long as the page needs.
+            "timeouts": {"script": 600000, "pageLoad": 600000},
         }}}
         session = call(base, "POST", "/session", caps)["sessionId"]
         s = f"/session/{session}"
@@ -125,7 +135,9 @@ def main():
                 break
             if first_frame is None and state.get("frames", 0) >= 1:
                 first_frame = time.time() - started
-            if first_frame is not None and time.time() - started >= first_frame + args.seconds:
+            # Frames, not only seconds: on a busy machine one frame can outlast --seconds.
+            if (first_frame is not None and time.time() - started >= first_frame + args.seconds
+                    and state.get("frames", 0) >= args.min_frames):
                 break
             time.sleep(0.25)
         sim_hash = None

@@ -115,6 +115,10 @@ pub struct PlayArgs {
     /// 25 key ctrl+s" (see `app/input_script.rs`).
     #[arg(long, hide = true)]
     pub input_script: Option<String>,
+    /// Testing aid: play until standard input closes, then quit as --frames does (stats,
+    /// screenshot): a script ends the game once it has seen what it waited for.
+    #[arg(long, hide = true)]
+    pub until_stdin_closes: bool,
     /// Testing aid: sleep this many milliseconds every frame (0 to 10000), to see the game as a
     /// slow machine would (the world clock should still keep real time).
     #[arg(

@@ -280,11 +280,11 @@ mod tests {
             .status()
             .expect("mkfifo runs");
         assert!(status.success());
-        let started = crate::clock::Instant::now();
+        // Returning at all is the check (an open that waited for a writer never would); a
+        // time bound would only add a way to fail on a busy machine.
         assert!(matches!(
             read_capped(&fifo, 1 << 20),
             Err(FileReadError::NotRegular("a FIFO (named pipe)"))
         ));
-        assert!(started.elapsed().as_secs() < 2);
     }
 }

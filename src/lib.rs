@@ -29,6 +29,7 @@ pub mod perf;
 pub mod render;
 pub mod scenery;
 pub mod settings;
+pub mod shown;
 pub mod sim_hash;
 pub mod tools;
 pub mod tween;

@@ -112,7 +112,9 @@ impl ViewSettings {
         self.lod_distances.unwrap_or(level_lod)
     }
 
-    /// The LOD distances drawn with: the ones in force, shortened by adaptive quality.
+    /// The LOD distances drawn with: the ones in force, shortened by adaptive quality. The
+    /// impostors never come nearer than the near distance in force: the near ring of people
+    /// stays meshes on every rung.
     pub fn drawn_lod(&self, level_lod: LodSettings) -> LodSettings {
         let lod = self.lod_settings(level_lod);
         let q = self.quality;
@@ -122,7 +124,7 @@ impl ViewSettings {
             far: lod.far * q.far_scale(),
             fade: if self.lod_fade { lod.fade } else { 0.0 },
             impostor: if self.impostors {
-                lod.impostor * q.lod_scale
+                (lod.impostor * q.lod_scale).max(lod.near)
             } else {
                 f32::INFINITY
             },
@@ -363,7 +365,7 @@ mod tests {
             lod,
             "full quality draws the level's distances"
         );
-        v.quality = crate::perf::adaptive::LADDER[4];
+        v.quality = crate::perf::adaptive::LADDER[5];
         let d = v.drawn_lod(lod);
         assert_approx!(d.near, lod.near * 0.6, 1e-4);
         assert_approx!(d.mid, lod.mid * 0.6, 1e-4);
@@ -373,6 +375,15 @@ mod tests {
             ..lod
         };
         assert_approx!(v.drawn_lod(with_impostors).impostor, 36.0, 1e-4);
+        // The cheapest rung would bring impostors to 18 m: the near ring (25 m) stays meshes.
+        v.quality = crate::perf::adaptive::LADDER[7];
+        let plaza = LodSettings {
+            near: 25.0,
+            impostor: 60.0,
+            ..lod
+        };
+        assert_approx!(v.drawn_lod(plaza).near, 7.5, 1e-4);
+        assert_approx!(v.drawn_lod(plaza).impostor, 25.0, 1e-4);
         let off = Flags::parse_from(["t", "--no-impostors"]).settings.view;
         assert!(!off.impostors && ViewSettings::default().impostors);
         assert_eq!(off.drawn_lod(with_impostors).impostor, f32::INFINITY);

@@ -23,7 +23,7 @@ fn triangle_with_buffer_uri(uri: &str) -> (Vec<u8>, Vec<u8>) {
 fn import_from(dir: &Path, name: &str, gltf: &[u8]) -> Result<throng::asset::SceneAsset, String> {
     let path = dir.join(name);
     std::fs::write(&path, gltf).expect("write");
-    support::within_5s(move || load_file(&path).map_err(|e| e.to_string()))
+    support::promptly(move || load_file(&path).map_err(|e| e.to_string()))
 }
 
 fn mkfifo(path: &Path) {
@@ -250,7 +250,7 @@ fn image_side_files_are_read_capped_and_decoded_with_limits() {
         textured_triangle(json!({"uri": uri, "mimeType": "image/png"})),
     )
     .expect("write");
-    let scene = support::within_5s(move || load_file(&model).expect("imports"));
+    let scene = support::promptly(move || load_file(&model).expect("imports"));
     assert_eq!(
         scene.textures[0].error.as_deref(),
         Some(

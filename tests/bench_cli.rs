@@ -134,7 +134,7 @@ fn headless_run_measures_the_simulation_once_per_size_with_its_phases() {
     let first = log.lines().next().unwrap_or_default();
     assert!(
         first.starts_with("bench: 4 runs of 4 frames, estimated ")
-            && first.ends_with("(from frames timed at 10 and 20 agents per variant)"),
+            && first.ends_with("(from frames timed at 20 and 400 agents per variant)"),
         "{log}"
     );
     assert!(
@@ -179,6 +179,10 @@ fn the_run_is_described_in_a_json_sidecar() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    assert!(
+        !dir.path().join(throng::bench::PARTIAL_CSV).exists(),
+        "a complete run leaves no partial rows"
+    );
     let text = std::fs::read_to_string(dir.path().join("bench.json")).expect("bench.json");
     let meta: serde_json::Value = serde_json::from_str(&text).expect("JSON");
     assert_eq!(meta["kind"], "headless");
@@ -207,6 +211,46 @@ fn the_run_is_described_in_a_json_sidecar() {
         row[4].parse().expect("p95"),
     );
     assert!(p95 >= median, "{csv}");
+}
+
+#[test]
+fn a_killed_run_keeps_the_rows_it_measured() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out_dir = dir.path().to_string_lossy().to_string();
+    // The last complete run's set, which a killed run must leave as it was.
+    let earlier = "an earlier run's bench.csv\n";
+    std::fs::write(dir.path().join("bench.csv"), earlier).expect("write");
+    // The last size is large: the run is killed long before it ends.
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_throng"));
+    cmd.args([
+        "bench",
+        "--headless",
+        "--sizes",
+        "20,40,100000",
+        "--frames",
+        "3",
+        "--warmup",
+        "1",
+        "--out",
+        &out_dir,
+    ])
+    .current_dir(project_root());
+    let mut bench = support::live::Live::spawn(cmd);
+    // The third run's first progress line: two runs are done, and their rows are on disk.
+    bench.wait_for("the third run", |_, l| l.starts_with("bench [3/6] "));
+    drop(bench);
+    let csv = std::fs::read_to_string(dir.path().join(throng::bench::PARTIAL_CSV))
+        .expect("bench.partial.csv");
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], throng::bench::report::SIM_CSV_HEADER, "{csv}");
+    assert!(lines.len() >= 3, "two runs' rows at least: {csv}");
+    assert!(lines[1].starts_with("full,20,3,"), "{csv}");
+    assert!(lines[2].starts_with("sim-lod,20,3,"), "{csv}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("bench.csv")).expect("bench.csv"),
+        earlier,
+        "a killed run replaced the last complete run's table"
+    );
 }
 
 /// A headless run of `sizes` writing into `dir`, with extra arguments.
@@ -305,7 +349,8 @@ fn a_bad_baseline_is_refused_naming_the_file_and_line_before_any_work() {
         &gl_csv,
         format!(
             "{}\npipeline,100,30,10.0,,0.5,0.1,0.2,1.0,5,1000,640,42\nnaive,100,30,slow,,0.5,0.1,0.2,1.0,5,1000,640,42\n",
-            throng::bench::report::CSV_HEADER
+            // A file written before the wait columns: still a GL bench.csv.
+            throng::bench::report::CSV_HEADER_BEFORE_WAITS
         ),
     )
     .expect("write");

@@ -217,13 +217,11 @@ fn an_unwritable_stats_out_fails_before_any_frame() {
             ),
         ),
     ] {
-        let started = std::time::Instant::now();
         // Many frames: before the check, the error came after all of them (or, without a
-        // display, never, as a panic).
+        // display, never, as a panic). With no display no frame can run, so the exact message
+        // and status prove the check came first; no clock is needed (or load-proof).
         let (code, err) = throng(&["--frames", "100000", "--stats-out", &path]);
-        let took = started.elapsed();
         assert_eq!(code, 2, "{path}: {err}");
         assert_eq!(err, expect);
-        assert!(took.as_secs_f64() < 2.0, "{path}: took {took:?}");
     }
 }

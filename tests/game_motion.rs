@@ -156,3 +156,55 @@ fn the_crowd_slider_stops_at_what_the_level_holds() {
         "everyone asked for is on the way"
     );
 }
+
+#[test]
+fn glides_and_scatters_say_where_they_go() {
+    let mut g = plaza(10);
+    let pois: Vec<String> = g
+        .level()
+        .points_of_interest
+        .iter()
+        .map(|p| p.name.clone())
+        .collect();
+    assert!(g.take_notes().is_empty(), "nothing said before a command");
+    g.frame(1.0 / 60.0, &act(Action::GlideToNextPoi));
+    g.frame(1.0 / 60.0, &act(Action::GlideToNextPoi));
+    assert_eq!(
+        g.take_notes(),
+        [
+            format!(
+                "gliding to \"{}\" (point of interest 1 of {})",
+                pois[0],
+                pois.len()
+            ),
+            format!(
+                "gliding to \"{}\" (point of interest 2 of {})",
+                pois[1],
+                pois.len()
+            ),
+        ]
+    );
+    assert!(g.take_notes().is_empty(), "each note is read once");
+    g.frame(
+        1.0 / 60.0,
+        &act(Action::GlideTo(Vec3::new(12.34, 0.0, -5.0))),
+    );
+    assert_eq!(g.take_notes(), ["gliding to (12.3, -5.0)"]);
+    g.frame(1.0 / 60.0, &act(Action::TogglePause));
+    // Where the camera looks when the command is carried out (the glide moves it after).
+    let focus = g.camera.shadow_focus().0;
+    g.frame(1.0 / 60.0, &act(Action::Disturb));
+    assert_eq!(
+        g.take_notes(),
+        [format!(
+            "scattering people around ({:.1}, {:.1}), the camera's focus when the simulation \
+             runs again (paused)",
+            focus.x, focus.z
+        )]
+    );
+    // Unread notes do not pile up.
+    for _ in 0..50 {
+        g.frame(1.0 / 60.0, &act(Action::Disturb));
+    }
+    assert_eq!(g.take_notes().len(), 8);
+}

@@ -85,6 +85,7 @@ fn the_follow_camera_never_ends_up_inside_a_person_or_a_prop() {
     input.camera.look_delta = Vec2::new(0.0, -400.0);
     game.frame(1.0 / 60.0, &input);
     let (mut pulled, mut frames) = (0, 0);
+    let (mut lowest, mut highest) = (f32::INFINITY, f32::NEG_INFINITY);
     for i in 0..600 {
         // Keep walking and swing the camera round the hero now and then.
         input.camera.look_delta = Vec2::new(if i % 120 < 30 { 6.0 } else { 0.0 }, 0.0);
@@ -108,11 +109,24 @@ fn the_follow_camera_never_ends_up_inside_a_person_or_a_prop() {
             );
         }
         frames += 1;
-        pulled += usize::from(game.camera.follow_reach < game.camera.follow.distance - 0.01);
+        // Moved for someone: pulled in, or lifted over their heads.
+        let placed = game.camera.follow_view();
+        lowest = lowest.min(placed.pitch);
+        highest = highest.max(placed.pitch);
+        pulled += usize::from(
+            placed.distance < game.camera.follow.distance - 0.01
+                || placed.pitch > game.camera.follow.pitch + 0.01,
+        );
     }
-    // The crowd really was in the way (else this proves nothing), and not all the time.
+    // The crowd really was in the way (else this proves nothing). At head height in a crowd
+    // of one person per square metre someone is always near the lens, so the camera is moved
+    // on every frame, but by what each frame needs, not lifted once and left there.
     assert!(
-        pulled > 10 && pulled < frames,
-        "pulled in on {pulled} of {frames} frames"
+        pulled > 10,
+        "moved for people on {pulled} of {frames} frames"
+    );
+    assert!(
+        highest - lowest > 0.03,
+        "the pitch stayed between {lowest} and {highest}"
     );
 }

@@ -217,6 +217,43 @@ fn the_head_eases_to_the_excess_and_stays_within_its_limits() {
 }
 
 #[test]
+fn a_point_behind_her_or_at_her_feet_is_out_of_reach_and_says_so() {
+    // She stands at the origin, eyes 1.5 m up, facing +Z: +X is her left.
+    let (eye, facing) = (Vec3::new(0.0, 1.5, 0.0), Vec3::Z);
+    let ground = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    assert_eq!(reach(eye, facing, ground(0.0, 10.0)), Reach::Within);
+    // 60 degrees to her left: the head's 55 and the eyes' 12 cover it.
+    let sixty = ground(
+        10.0 * 60f32.to_radians().sin(),
+        10.0 * 60f32.to_radians().cos(),
+    );
+    assert_eq!(reach(eye, facing, sixty), Reach::Within);
+    match reach(eye, facing, ground(0.0, -10.0)) {
+        Reach::Beside(yaw) => assert_approx!(yaw.abs(), 180.0, 1e-3),
+        other => panic!("behind her: {other:?}"),
+    }
+    match reach(eye, facing, ground(-10.0, 0.0)) {
+        Reach::Beside(yaw) => assert_approx!(yaw, -90.0, 1e-3),
+        other => panic!("to her right: {other:?}"),
+    }
+    // Half a metre ahead of her feet: about 72 degrees down, past the 38 she tilts.
+    match reach(eye, facing, ground(0.0, 0.5)) {
+        Reach::Steep(pitch) => assert_approx!(pitch, -(3f32).atan().to_degrees(), 1e-3),
+        other => panic!("at her feet: {other:?}"),
+    }
+    assert_eq!(Reach::Within.note(), None);
+    let behind = Reach::Beside(-150.0).note().expect("a note");
+    assert!(
+        behind.starts_with("look point out of reach: 150 degrees to her right, behind her"),
+        "{behind}"
+    );
+    assert!(behind.contains("turn 67 at most"), "{behind}");
+    let steep = Reach::Steep(-72.0).note().expect("a note");
+    assert!(steep.contains("72 degrees down"), "{steep}");
+    assert!(steep.contains("33 up and 38 down"), "{steep}");
+}
+
+#[test]
 fn targets_are_chosen_by_mode_idleness_and_what_is_in_front() {
     let eye = Vec3::new(0.0, 1.5, 0.0);
     let facing = Vec3::NEG_Z;

@@ -455,3 +455,49 @@ fn retargeted_grounded_feet_stand_flat_at_mid_stance() {
         "a grounded foot never comes within {worst_min}° of flat"
     );
 }
+
+/// A level in its own folder whose walk is a folder and whose run is a link to /dev/zero beside
+/// it: the hero's warnings name those files where they are (the level's folder), not the bare
+/// names against the working directory, and say why.
+#[cfg(unix)]
+#[test]
+fn motion_files_that_are_no_regular_files_are_named_in_the_level_folder() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = dir.path().join("walks.gltf");
+    std::fs::create_dir(&folder).expect("mkdir");
+    let zero = dir.path().join("zero.vrma");
+    std::os::unix::fs::symlink("/dev/zero", &zero).expect("symlink");
+    let lab_text =
+        std::fs::read_to_string(project_root().join("tests/fixtures/levels/hero_lab.ron"))
+            .expect("hero lab");
+    let path = dir.path().join("lab.ron");
+    std::fs::write(
+        &path,
+        lab_text.replacen(
+            "hero: (",
+            "hero: (motion: (walk: Clip(file: \"walks.gltf\", clip: \"Walk\"), \
+             run: Vrma(\"zero.vrma\")), ",
+            1,
+        ),
+    )
+    .expect("write");
+    // Loading resolves the motion files against the level's folder (`level::resolve_paths`).
+    let loaded = load_level(&path, &project_root()).unwrap_or_else(|e| panic!("{e}"));
+    let motion = loaded.hero.motion.clone();
+    let h = godette_with(&loaded, motion);
+    let real = dir.path().canonicalize().expect("canonical");
+    let w = h.warnings.join("\n");
+    assert_eq!(h.warnings.len(), 2, "{w}");
+    assert!(
+        h.warnings[0].starts_with("hero.motion.walk: ")
+            && h.warnings[0].contains(&real.join("walks.gltf").display().to_string())
+            && h.warnings[0].contains("not a regular file"),
+        "{w}"
+    );
+    assert!(
+        h.warnings[1].starts_with("hero.motion.run: ")
+            && h.warnings[1].contains(&real.join("zero.vrma").display().to_string())
+            && h.warnings[1].contains("character device"),
+        "{w}"
+    );
+}

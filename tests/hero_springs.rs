@@ -635,3 +635,154 @@ fn a_long_frame_is_capped_and_still_ends_at_the_body() {
     let reach = (rig.world(2) - rig.world(1)).length();
     assert!((reach - 0.1).abs() < 1e-4, "bone length kept: {reach}");
 }
+
+// ---------------------------------------------------------------- limits and reach (D26)
+
+/// The chain scene's file with `springs` as its extension, for import errors.
+fn chain_file(springs: Value) -> Result<SceneAsset, String> {
+    let mut b = Builder::new();
+    b.f32s("SCALAR", &[0.0]);
+    let doc = json!({
+        "scenes": [{"nodes": [0]}],
+        "nodes": [
+            {"name": "root", "children": [1]},
+            {"name": "j1", "children": [2]},
+            {"name": "j2", "translation": [0.0, -0.1, 0.0]}
+        ],
+        "extensionsUsed": ["VRMC_vrm", "VRMC_springBone"],
+        "extensions": {
+            "VRMC_vrm": {"specVersion": "1.0", "meta": {"name": "Many"},
+                         "humanoid": {"humanBones": {"hips": {"node": 0}}}},
+            "VRMC_springBone": springs
+        }
+    });
+    load_slice("Many.vrm", &b.finish(doc), None).map_err(|e| e.to_string())
+}
+
+fn two_joint_springs(n: usize, groups: Value) -> Vec<Value> {
+    (0..n)
+        .map(|_| json!({"colliderGroups": groups, "joints": [{"node": 1}, {"node": 2}]}))
+        .collect()
+}
+
+#[test]
+fn spring_counts_over_the_limits_are_refused_at_import() {
+    use throng::asset::limits::{MAX_SPRINGS, MAX_SPRING_COLLIDERS, MAX_SPRING_COLLIDER_TESTS};
+    // The issue's stall: 20,000 two-joint springs.
+    let e = chain_file(json!({"springs": two_joint_springs(20_000, json!([]))}))
+        .expect_err("too many springs");
+    assert_eq!(
+        e,
+        format!("Many.vrm: its spring bones have 20000 springs, above the limit of {MAX_SPRINGS}")
+    );
+    // At the limit the file loads and builds.
+    let ok = chain_file(json!({"springs": two_joint_springs(MAX_SPRINGS as usize, json!([]))}))
+        .expect("at the limit");
+    assert_eq!(SpringBones::new(&ok).joint_count(), MAX_SPRINGS as usize);
+
+    let sphere =
+        json!({"node": 0, "shape": {"sphere": {"offset": [0.0, 0.0, 0.0], "radius": 0.01}}});
+    let colliders = |n: usize| vec![sphere.clone(); n];
+    let e = chain_file(json!({
+        "colliders": colliders(10_000),
+        "colliderGroups": [{"colliders": (0..10_000).collect::<Vec<_>>()}],
+        "springs": two_joint_springs(1, json!([0]))
+    }))
+    .expect_err("too many colliders");
+    assert_eq!(
+        e,
+        format!(
+            "Many.vrm: its spring bones have 10000 colliders, above the limit of \
+             {MAX_SPRING_COLLIDERS}"
+        )
+    );
+    // 1,000 springs each against a 100-collider group: 100,000 checks a step.
+    let e = chain_file(json!({
+        "colliders": colliders(100),
+        "colliderGroups": [{"colliders": (0..100).collect::<Vec<_>>()}],
+        "springs": two_joint_springs(1000, json!([0]))
+    }))
+    .expect_err("too many collider checks");
+    assert_eq!(
+        e,
+        format!(
+            "Many.vrm: its spring bones need 100000 collider checks a step (each joint against \
+             the colliders of the groups its spring names), above the limit of \
+             {MAX_SPRING_COLLIDER_TESTS}"
+        )
+    );
+}
+
+#[test]
+fn a_vrm0_bone_group_whose_roots_share_a_subtree_stops_at_the_joint_limit() {
+    use throng::asset::limits::MAX_SPRING_JOINTS;
+    // A 40-node chain named as a root 200 times: 8,000 joints once expanded.
+    let mut b = Builder::new();
+    b.f32s("SCALAR", &[0.0]);
+    let nodes: Vec<Value> = (0..40)
+        .map(|i| {
+            if i < 39 {
+                json!({"translation": [0.0, -0.1, 0.0], "children": [i + 1]})
+            } else {
+                json!({"translation": [0.0, -0.1, 0.0]})
+            }
+        })
+        .collect();
+    let doc = json!({
+        "scenes": [{"nodes": [0]}],
+        "nodes": nodes,
+        "extensionsUsed": ["VRM"],
+        "extensions": {"VRM": {
+            "meta": {"title": "Shared"},
+            "humanoid": {"humanBones": [{"bone": "hips", "node": 0}]},
+            "secondaryAnimation": {"boneGroups": [{"bones": vec![0; 200]}], "colliderGroups": []}
+        }}
+    });
+    let e = load_slice("Shared.vrm", &b.finish(doc), None)
+        .expect_err("too many joints")
+        .to_string();
+    assert_eq!(
+        e,
+        format!(
+            "Shared.vrm: its spring bones have more than {MAX_SPRING_JOINTS} joints (VRM \
+             secondaryAnimation: every node under a bone group's root is one), above the limit \
+             of {MAX_SPRING_JOINTS}"
+        )
+    );
+}
+
+/// A chain whose group holds the collider under it and 300 colliders 5 m away: the far ones
+/// are never tried for a push-out, so the work of a step follows the colliders in reach.
+#[test]
+fn only_colliders_in_reach_are_tried() {
+    let near =
+        json!({"node": 0, "shape": {"sphere": {"offset": [0.0, -0.12, 0.0], "radius": 0.05}}});
+    let far = json!({"node": 0, "shape": {"sphere": {"offset": [5.0, 0.0, 0.0], "radius": 0.05}}});
+    let far_capsule = json!({"node": 0, "shape": {"capsule":
+        {"offset": [0.0, 0.0, 5.0], "tail": [0.0, 0.0, 6.0], "radius": 0.05}}});
+    let mut colliders = vec![near];
+    colliders.extend(std::iter::repeat_n(far, 200));
+    colliders.extend(std::iter::repeat_n(far_capsule, 100));
+    let springs = json!({
+        "colliders": colliders,
+        "colliderGroups": [{"colliders": (0..301).collect::<Vec<_>>()}],
+        "springs": [{"colliderGroups": [0],
+                     "joints": [joint(1, 0.5, 0.3, 0.2, 0.02), joint(2, 0.5, 0.3, 0.2, 0.02), {"node": 3}]}]
+    });
+    let mut rig = Rig::new(chain_scene(springs, 1.0));
+    for i in 0..240 {
+        let t = i as f32 * SPRING_STEP;
+        let turn = Quat::from_rotation_x(0.6 * (t * 2.1).cos());
+        rig.frame(
+            SPRING_STEP,
+            Vec3::new(0.3 * (t * 3.0).sin(), 1.0, 0.0),
+            turn,
+        );
+    }
+    let stats = rig.springs.stats;
+    assert!(stats.steps_total >= 200, "{stats:?}");
+    // Two joints, each with the one sphere within reach at every step.
+    assert_eq!(stats.in_reach_total, 2 * stats.steps_total);
+    assert!(stats.pushes_total > 0, "the near sphere acted: {stats:?}");
+    assert!(rig.springs.max_penetration() < 1e-4);
+}

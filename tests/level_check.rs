@@ -219,3 +219,42 @@ fn model_paths_are_found_next_to_a_level_outside_the_repository() {
         )
     );
 }
+
+/// File names may hold a newline or a terminal escape sequence: each problem stays one line
+/// with the name escaped, nothing raw reaches the terminal, and `--json` keeps the names as
+/// they are.
+#[test]
+fn odd_file_names_are_escaped_in_lines_and_kept_as_data_in_json() {
+    let dir = support::scratch_dir();
+    let broken = minimal_with("capacity: 5,", "capacity: 0,");
+    let names = ["two\nlines.ron", "red\u{1b}[31m.ron", "csi\u{9b}2J.ron"];
+    for name in names {
+        std::fs::write(dir.path().join(name), &broken).expect("write");
+    }
+    let run = check_in(dir.path(), &names);
+    assert_eq!(run.code, 1);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    let shown = ["two\\nlines.ron", "red\\u{1b}[31m.ron", "csi\\u{9b}2J.ron"];
+    assert_eq!(
+        lines,
+        shown.map(|s| format!(
+            "{s}:9:69: points_of_interest[0].capacity: 0 would admit nobody; allowed: 1 or more"
+        ))
+    );
+    assert!(!run.stdout.contains('\u{1b}') && !run.stdout.contains('\u{9b}'));
+    let run = check_in(dir.path(), &["--json", names[0], names[1], names[2]]);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("valid JSON");
+    let files: Vec<&str> = report
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|p| p["file"].as_str().expect("a string"))
+        .collect();
+    assert_eq!(files, names);
+    // A name that cannot be read is escaped the same way.
+    let run = check_in(dir.path(), &["gone\n\u{1b}[2J.ron"]);
+    assert_eq!(
+        run.stdout,
+        "gone\\n\\u{1b}[2J.ron: cannot read: no such file"
+    );
+}

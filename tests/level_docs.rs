@@ -101,3 +101,34 @@ fn a_broken_example_is_caught() {
     });
     assert!(result.is_err());
 }
+
+/// The README's annotated example: the first ```ron block of README.md.
+fn readme_example() -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md is readable");
+    let start = readme.find("```ron\n").expect("the README shows a level") + "```ron\n".len();
+    let end = readme[start..].find("```").expect("the block ends") + start;
+    readme[start..end].to_string()
+}
+
+#[test]
+fn the_readme_example_level_checks_clean() {
+    // What a reader gets from `throng check` on the copied example: no error, no warning.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("tiny.ron");
+    let text = readme_example();
+    assert!(
+        text.starts_with("Level(\n    name: \"Tiny square\""),
+        "{text}"
+    );
+    std::fs::write(&path, &text).expect("write");
+    let problems: Vec<String> = throng::level::check::check_file(&path)
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    assert_eq!(problems, Vec::<String>::new());
+    let level =
+        throng::level::load_level(&path, Path::new(env!("CARGO_MANIFEST_DIR"))).expect("loads");
+    assert_eq!(level.crowd.count, 300);
+    assert_eq!(level.obstacles.len(), 2);
+}

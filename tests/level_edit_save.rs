@@ -8,7 +8,7 @@ use glam::Vec2;
 use throng::level::{Level, LevelWatcher, Shape};
 use throng::level_edit::patch::patch_level_text;
 use throng::level_edit::session::backup_path;
-use throng::level_edit::{EditOutcome, Editor, Element};
+use throng::level_edit::{EditOutcome, Editor, Element, ROTATE_STEP_DEG};
 
 const PLAZA: &str = include_str!("../levels/plaza.ron");
 
@@ -203,4 +203,66 @@ fn undo_and_redo_walk_the_edits_and_a_refused_edit_changes_nothing() {
         other => panic!("{other:?}"),
     }
     assert!(editor.can_undo() && !editor.can_redo());
+}
+
+#[test]
+fn a_bench_carries_its_seat_as_one_edit_undone_and_saved_together() {
+    let (_dir, path, mut editor, _watcher) = session();
+    let start = parse(PLAZA);
+    let bench = index_of(&start.obstacles, |o| o.name == "bench_1");
+    let seat = index_of(&start.points_of_interest, |p| p.name == "bench_seat_1");
+    // Grabbed at its handle (14, 0), let go 1 m east and 2 m south.
+    assert!(editor.begin_drag(Element::Obstacle(bench), Vec2::new(14.0, 0.0), &start));
+    editor.drag_to(Vec2::new(15.0, 2.0));
+    let preview = editor.preview().expect("dragging");
+    assert_eq!(
+        preview.points_of_interest[seat].position,
+        Vec2::new(14.1, 2.0),
+        "the seat follows while the bench is dragged"
+    );
+    let moved = applied(editor.end_drag(&start));
+    assert_eq!(moved.obstacles[bench].shape.center(), Vec2::new(15.0, 2.0));
+    assert_eq!(
+        moved.points_of_interest[seat].position,
+        Vec2::new(14.1, 2.0)
+    );
+    // R six times: a quarter turn; the seat stays in front of the bench.
+    let mut turned = moved.clone();
+    for _ in 0..6 {
+        turned = applied(editor.rotate_selected(ROTATE_STEP_DEG, &turned));
+    }
+    assert_eq!(
+        turned.points_of_interest[seat].position,
+        Vec2::new(15.0, 2.9)
+    );
+    // One undo per edit takes back both elements at once.
+    let mut back = turned.clone();
+    for _ in 0..6 {
+        back = editor.undo(&back).expect("undoes a turn");
+    }
+    assert_eq!(back, moved);
+    let back = editor.undo(&back).expect("undoes the drag");
+    assert_eq!(back, start, "bench and seat back in one step");
+    let mut again = back;
+    for _ in 0..7 {
+        again = editor.redo(&again).expect("redoes");
+    }
+    assert_eq!(again, turned);
+    // Saved together: both elements' numbers, and nothing else.
+    let saved = editor.save(&again).expect("saves");
+    assert_eq!(
+        saved.numbers, 5,
+        "centre x, z and angle, the seat's x and z"
+    );
+    let mut expected = replace_once(
+        PLAZA,
+        r#""bench_1", kind: Bench, shape: Box(center: (14.0, 0.0), half_extents: (1.6, 0.35), angle_deg: -90.0)"#,
+        r#""bench_1", kind: Bench, shape: Box(center: (15.0, 2.0), half_extents: (1.6, 0.35), angle_deg: 0.0)"#,
+    );
+    expected = replace_once(
+        &expected,
+        r#""bench_seat_1", position: (13.1, 0.0)"#,
+        r#""bench_seat_1", position: (15.0, 2.9)"#,
+    );
+    assert_eq!(read(&path), expected);
 }

@@ -24,7 +24,7 @@ fn mkfifo(path: &Path) {
 
 #[test]
 fn a_device_as_level_is_refused_without_reading_it() {
-    let err = support::within_5s(|| load_level(Path::new("/dev/zero"), root()).map(|_| ()))
+    let err = support::promptly(|| load_level(Path::new("/dev/zero"), root()).map(|_| ()))
         .unwrap_err()
         .to_string();
     assert_eq!(
@@ -39,7 +39,7 @@ fn a_fifo_as_level_is_refused_without_waiting_for_a_writer() {
     let fifo = dir.path().join("level.ron");
     mkfifo(&fifo);
     let label = fifo.display().to_string();
-    let err = support::within_5s(move || load_level(&fifo, root()).map(|_| ()))
+    let err = support::promptly(move || load_level(&fifo, root()).map(|_| ()))
         .unwrap_err()
         .to_string();
     assert_eq!(
@@ -90,7 +90,7 @@ fn absurd_nesting_is_refused_with_a_clear_message() {
     // 100 000 open brackets: the field locator used to copy the path of every enclosing list
     // per token (quadratic) and ron's recursion limit came only after it.
     let src = format!("Level(name: {}", "[".repeat(100_000));
-    let err = support::within_5s(move || parse_level(&src, "deep.ron", root()).map(|_| ()))
+    let err = support::promptly(move || parse_level(&src, "deep.ron", root()).map(|_| ()))
         .unwrap_err()
         .to_string();
     assert_eq!(
@@ -143,7 +143,7 @@ fn hot_reload_of_a_fifo_swapped_in_is_an_error_not_a_hang() {
     std::fs::remove_file(&path).expect("remove");
     mkfifo(&path);
     let label = path.display().to_string();
-    let (watcher_back, result) = support::within_5s(move || {
+    let (watcher_back, result) = support::promptly(move || {
         let r = watcher.poll().map(|r| r.map(|_| ()));
         (watcher, r)
     });
@@ -157,7 +157,7 @@ fn hot_reload_of_a_fifo_swapped_in_is_an_error_not_a_hang() {
         format!("{label}: cannot read: it is a FIFO (named pipe), not a regular file; only regular files are read")
     );
     // The same unreadable file is reported once, then the watcher waits for a change.
-    let (_, again) = support::within_5s(move || {
+    let (_, again) = support::promptly(move || {
         let r = watcher.poll().map(|r| r.map(|_| ()));
         (watcher, r)
     });
@@ -198,7 +198,7 @@ fn a_model_path_that_is_not_a_regular_file_says_so() {
         "assets/characters/Casual_Male.gltf",
         &fifo.display().to_string(),
     );
-    let err = support::within_5s(move || parse_level(&src, "fifo.ron", root()).map(|_| ()))
+    let err = support::promptly(move || parse_level(&src, "fifo.ron", root()).map(|_| ()))
         .unwrap_err()
         .to_string();
     assert!(
@@ -208,4 +208,83 @@ fn a_model_path_that_is_not_a_regular_file_says_so() {
         )),
         "{err}"
     );
+}
+
+/// A level in its own folder whose hero motions are a link to /dev/zero, a folder and a FIFO,
+/// all next to the level. The warnings must name those files, not the bare names against the
+/// working directory.
+#[test]
+fn hero_motion_files_that_are_no_regular_files_are_named_where_they_are() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let zero = dir.path().join("zero.glb");
+    std::os::unix::fs::symlink("/dev/zero", &zero).expect("symlink");
+    let folder = dir.path().join("folder.gltf");
+    std::fs::create_dir(&folder).expect("mkdir");
+    let fifo = dir.path().join("pipe.vrma");
+    mkfifo(&fifo);
+    let text = MINIMAL.replace(
+        "spawn: (5.0, 12.0))",
+        "spawn: (5.0, 12.0), motion: (idle: Clip(file: \"zero.glb\", clip: \"Idle\"), \
+         walk: Clip(file: \"folder.gltf\", clip: \"Walk\"), run: Vrma(\"pipe.vrma\")))",
+    );
+    assert_ne!(text, MINIMAL);
+    let path = dir.path().join("level.ron");
+    std::fs::write(&path, &text).expect("write");
+    let real = |p: &Path| {
+        dir.path()
+            .canonicalize()
+            .expect("canonical")
+            .join(p.file_name().expect("name"))
+            .display()
+            .to_string()
+    };
+    let level = load_level(&path, root()).expect("motion files are optional: the level loads");
+    let file_of = |s: &throng::level::MotionSource| match s {
+        throng::level::MotionSource::Clip { file, .. }
+        | throng::level::MotionSource::Vrma(file) => file.clone(),
+        throng::level::MotionSource::Authored => String::new(),
+    };
+    assert_eq!(file_of(&level.hero.motion.idle), real(&zero));
+    assert_eq!(file_of(&level.hero.motion.walk), real(&folder));
+    assert_eq!(file_of(&level.hero.motion.run), real(&fifo));
+    // `throng check` warns about each, naming the file found (no error: the game falls back).
+    let problems: Vec<String> = support::promptly({
+        let path = path.clone();
+        move || throng::level::check::check_file(&path)
+    })
+    .iter()
+    .map(|p| p.to_string())
+    .collect();
+    let label = path.display().to_string();
+    assert_eq!(
+        problems,
+        [
+            ("idle", "zero.glb", &zero),
+            ("walk", "folder.gltf", &folder),
+            ("run", "pipe.vrma", &fifo)
+        ]
+        .map(|(role, name, p)| format!(
+            "{label}:{}: hero.motion.{role}: warning: `{}` is not a regular file; the \
+                 authored {role} is used instead; allowed: a glTF, GLB, VRM or VRMA file",
+            position_of(&text, name),
+            real(p)
+        ))
+    );
+}
+
+/// `line:col` of the first occurrence of `needle` in `text`, where `throng check` places a
+/// warning about the motion that names it (at the value of its field).
+fn position_of(text: &str, needle: &str) -> String {
+    let at = text.find(needle).expect("named");
+    let line = text[..at].matches('\n').count() + 1;
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    // The field's value starts at `Clip(` or `Vrma(` before the quoted name.
+    let value = text[line_start..at]
+        .rfind("Clip(")
+        .max(text[line_start..at].rfind("Vrma("))
+        .expect("a source");
+    format!(
+        "{line}:{}",
+        text[line_start..line_start + value].chars().count() + 1
+    )
 }

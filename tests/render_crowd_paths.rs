@@ -46,6 +46,7 @@ fn shoot_frame(
         crowd,
         "--frames",
         "3",
+        "--no-adaptive-quality",
         "--screenshot",
         &shot_arg,
     ];

@@ -35,6 +35,7 @@ fn the_culling_view_shows_culled_people_and_the_frustum_from_above() {
             "2000",
             "--frames",
             "4",
+            "--no-adaptive-quality",
             "--screenshot",
             &shot_arg,
         ];

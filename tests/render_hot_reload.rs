@@ -3,12 +3,8 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
-
-use support::{find_display, project_root, read_png, scratch_dir, Display};
+use support::live::{transcript, Live, Stream};
+use support::{find_display, read_png, scratch_dir};
 
 fn level(sky: &str) -> String {
     level_with_hero(sky, "assets/hero/Godette_vrm_v4.vrm")
@@ -61,88 +57,50 @@ fn running_game_applies_edits_and_survives_a_broken_one() {
     let level_path = dir.path().join("reload.ron");
     let shot = dir.path().join("reload.png");
     std::fs::write(&level_path, level("(0.8, 0.05, 0.05)")).expect("write level");
-
-    let exe = env!("CARGO_BIN_EXE_throng");
-    let mut cmd = match display {
-        Display::Existing => Command::new(exe),
-        Display::Xvfb => {
-            let mut c = Command::new("xvfb-run");
-            c.args(["-a", "-s", "-screen 0 1280x720x24", exe]);
-            c
-        }
-    };
     let level_arg = level_path.to_string_lossy().to_string();
     let shot_arg = shot.to_string_lossy().to_string();
-    let mut child = cmd
-        .args([
-            &level_arg,
-            "--seconds",
-            "5",
-            "--size",
-            "640x360",
-            "--screenshot",
-            &shot_arg,
-        ])
-        .current_dir(project_root())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("throng starts");
-    let (tx, rx) = mpsc::channel();
-    let stdout = child.stdout.take().expect("stdout");
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
+    // Each edit is written only after the game has answered the one before, so however long
+    // its frames take, it sees every version of the file.
+    let mut game = Live::throng(
+        &display,
+        &[&level_arg, "--size", "640x360", "--screenshot", &shot_arg],
+    );
+    game.wait_for("the start line", |s, l| {
+        s == Stream::Out && l.starts_with("throng: playing")
     });
-    let started = Instant::now();
-    let mut lines = Vec::new();
-    loop {
-        match rx.recv_timeout(Duration::from_millis(100)) {
-            Ok(l) => {
-                let playing = l.starts_with("throng: playing");
-                lines.push(l);
-                if playing {
-                    break;
-                }
-            }
-            Err(_) if started.elapsed() > Duration::from_secs(30) => {
-                let _ = child.kill();
-                panic!("the game did not start within 30 s: {lines:?}");
-            }
-            Err(_) => {}
-        }
-    }
-    // A broken edit, then a fixed one with a green sky, each given more than the 250 ms poll.
-    std::thread::sleep(Duration::from_millis(600));
     std::fs::write(&level_path, level("(0.1, 0.7,")).expect("write broken level");
-    std::thread::sleep(Duration::from_millis(900));
+    let broken = game.wait_for("the broken edit's report", |s, l| {
+        s == Stream::Err && l.contains("the last good level keeps running")
+    });
+    assert!(
+        broken.starts_with(&format!("throng: {level_arg}:")),
+        "the broken edit was not reported with its file and position: {broken}"
+    );
     // The fixed edit also makes a skinned glTF with its own clips the hero.
     let designer_bytes = level_with_hero("(0.05, 0.6, 0.08)", "assets/characters/Casual_Male.gltf");
     std::fs::write(&level_path, &designer_bytes).expect("write fixed level");
-
-    let out = child.wait_with_output().expect("throng exits");
-    lines.extend(rx.try_iter());
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    game.wait_for("the reload", |s, l| {
+        s == Stream::Out && l.starts_with("throng: reloaded")
+    });
+    game.wait_for("the hero swap", |s, l| {
+        s == Stream::Err && l == "throng: hero: now assets/characters/Casual_Male.gltf"
+    });
+    let (status, lines) = game.finish();
     assert!(
-        out.status.success(),
-        "throng failed: {}\n{stderr}",
-        out.status
-    );
-    assert!(
-        stderr.contains(&format!("{level_arg}:"))
-            && stderr.contains("the last good level keeps running"),
-        "the broken edit was not reported with its file and position: {stderr}"
+        status.success(),
+        "throng failed: {status}\n{}",
+        transcript(&lines)
     );
     let reloaded = lines
         .iter()
-        .filter(|l| l.starts_with("throng: reloaded"))
+        .filter(|(_, l)| l.starts_with("throng: reloaded"))
         .count();
-    assert_eq!(reloaded, 1, "{lines:?}");
-    assert!(
-        stderr.contains("throng: hero: now assets/characters/Casual_Male.gltf"),
-        "the hero was not swapped for the edited model: {stderr}"
-    );
+    assert_eq!(reloaded, 1, "{}", transcript(&lines));
+    let broken_reports = lines
+        .iter()
+        .filter(|(_, l)| l.contains("the last good level keeps running"))
+        .count();
+    assert_eq!(broken_reports, 1, "{}", transcript(&lines));
     // The game never writes to the designer's file.
     assert_eq!(
         std::fs::read_to_string(&level_path).expect("read"),

@@ -1,15 +1,16 @@
 //! Edit mode in the real window, as a designer uses it: F9, drag a point of interest's handle
 //! with the mouse, click a box obstacle's handle and press R, Ctrl+S; the level file on disk
-//! then differs from before only in that point's two numbers and the box's angle, a backup
-//! holds the file as it was, and the camera never moved.
+//! then differs from before only in that point's two numbers, the box's angle and its seats'
+//! positions (a bench's seats turn with it), a backup holds the file as it was, and the camera
+//! never moved. Dragging a bench carries its seat, and Ctrl+S writes both.
 //! Driven by `--input-script` (mouse and keys) on a copy of the plaza at 1280x720.
 
 mod support;
 
 use glam::{Vec2, Vec3};
-use support::{find_display, project_root, run_for_report, scratch_dir};
-use throng::level::{Level, Shape};
-use throng::level_edit::ROTATE_STEP_DEG;
+use support::{find_display, run_for_report};
+use throng::level::{box_to_world, Level, Shape};
+use throng::level_edit::{Element, ROTATE_STEP_DEG};
 use throng::view::camera::{ground_point, CameraRig};
 use throng::view::level_overlay::{project, LevelOverlay};
 
@@ -26,7 +27,8 @@ fn ground_under(level: &Level, pixel: Vec2) -> Vec2 {
 }
 
 /// A box obstacle whose handle is on the screen, clear of the HUD, and the nearest handle to
-/// its own pixel by a margin (a bench's seat is a few pixels off): its index and pixel.
+/// its own pixel by a margin (a bench's seat is a few pixels off, and merged into it): its
+/// index and pixel.
 fn lone_box(level: &Level, vp: &glam::Mat4) -> (usize, Vec2) {
     let handles: Vec<Vec2> = LevelOverlay::build(level, &[])
         .handles
@@ -73,12 +75,12 @@ fn dragging_a_point_of_interest_and_ctrl_s_writes_only_its_numbers() {
     let Some(display) = find_display("dragging_a_point_of_interest_and_ctrl_s") else {
         return;
     };
-    let original =
-        std::fs::read_to_string(project_root().join("levels/plaza.ron")).expect("the plaza");
-    let level: Level = ron::from_str(&original).expect("parses");
-    let dir = scratch_dir();
-    let file = dir.path().join("plaza.ron");
-    std::fs::write(&file, &original).expect("copy");
+    let support::ScratchPlaza {
+        original,
+        level,
+        dir,
+        file,
+    } = support::scratch_plaza();
 
     // Where chat_ne's handle is on the screen at the level's start camera.
     let poi = level
@@ -164,6 +166,25 @@ fn dragging_a_point_of_interest_and_ctrl_s_writes_only_its_numbers() {
     };
     assert_ne!(turned_line, line);
     expected = expected.replacen(line, &turned_line, 1);
+    // A bench's seats turned with it, round its centre, and were saved with it.
+    let centre = level.obstacles[turned].shape.center();
+    let cm = |v: f32| (v * 100.0).round() / 100.0;
+    for seat in Element::Obstacle(turned).companions(&level) {
+        let Element::Poi(k) = seat else {
+            unreachable!("seats are points of interest")
+        };
+        let (was, now) = (
+            level.points_of_interest[k].position,
+            moved.points_of_interest[k].position,
+        );
+        let turned_to = centre + box_to_world(ROTATE_STEP_DEG, was - centre);
+        assert_eq!(now, Vec2::new(cm(turned_to.x), cm(turned_to.y)));
+        expected = expected.replacen(
+            &format!("position: ({:?}, {:?})", was.x, was.y),
+            &format!("position: ({:?}, {:?})", now.x, now.y),
+            1,
+        );
+    }
     assert_eq!(saved, expected);
     let backup = dir.path().join("plaza.ron.bak");
     assert_eq!(std::fs::read_to_string(backup).expect("backup"), original);
@@ -182,4 +203,114 @@ fn dragging_a_point_of_interest_and_ctrl_s_writes_only_its_numbers() {
             .any(|l| l.starts_with("EDIT MODE (F9)") && l.ends_with("[saved]")),
         "{hud:?}"
     );
+}
+
+#[test]
+fn dragging_a_bench_carries_its_seat_and_ctrl_s_writes_both() {
+    let Some(display) = find_display("dragging_a_bench_carries_its_seat") else {
+        return;
+    };
+    let support::ScratchPlaza {
+        original,
+        level,
+        dir,
+        file,
+    } = support::scratch_plaza();
+
+    // A bench on screen, clear of the HUD, with its seat's handle a few pixels off its own.
+    let vp = CameraRig::from_start(&level.camera).view_projection(SCREEN.x / SCREEN.y);
+    let on_screen = |p: Vec2| project(&vp, Vec3::new(p.x, 0.08, p.y), SCREEN).expect("in front");
+    let (bench, seat) = (0..level.obstacles.len())
+        .filter_map(|i| {
+            let seats = Element::Obstacle(i).companions(&level);
+            let Some(&Element::Poi(k)) = seats.first() else {
+                return None;
+            };
+            let p = on_screen(level.obstacles[i].shape.center());
+            let inside = p.x > 100.0 && p.x < 1180.0 && p.y > 150.0 && p.y < 600.0;
+            inside.then_some((i, k))
+        })
+        .next()
+        .expect("a bench on screen");
+    let bench_at = level.obstacles[bench].shape.center();
+    let seat_at = level.points_of_interest[seat].position;
+    let (b, s) = (on_screen(bench_at), on_screen(seat_at));
+    // The issue's complaint: about 10 pixels apart at the start view.
+    assert!(b.distance(s) < 18.0, "{} px apart", b.distance(s));
+    // Pressed nearer the seat's handle than the bench's: with the two merged it is the
+    // bench's, and it brings the seat along.
+    let grab = b + (s - b) * 0.6;
+    let drop = grab + Vec2::new(80.0, 50.0);
+    let script = format!(
+        "2 key f9; 4 move {gx} {gy}; 6 down left; 7-16 move {gx} {gy} {dx} {dy}; 18 up left; \
+         21 key ctrl+s",
+        gx = grab.x,
+        gy = grab.y,
+        dx = drop.x,
+        dy = drop.y,
+    );
+    let file_arg = file.to_string_lossy().to_string();
+    run_for_report(
+        &display,
+        dir.path(),
+        "edit-bench",
+        &[
+            &file_arg,
+            "--paused",
+            "--crowd",
+            "50",
+            "--frames",
+            "26",
+            "--input-script",
+            &script,
+        ],
+    );
+
+    let saved = std::fs::read_to_string(&file).expect("the level file");
+    let moved: Level = ron::from_str(&saved).expect("the saved file parses");
+    let got = moved.obstacles[bench].shape.center();
+    let want = bench_at + (ground_under(&level, drop) - ground_under(&level, grab));
+    assert!(
+        got.distance(want) < 0.06,
+        "the bench moved to {got}, the pointer says {want}"
+    );
+    assert!(got.distance(bench_at) > 2.0, "it moved: {got}");
+    let step = got - bench_at;
+    let cm = |v: f32| (v * 100.0).round() / 100.0;
+    let seat_now = moved.points_of_interest[seat].position;
+    assert_eq!(
+        seat_now,
+        Vec2::new(cm(seat_at.x + step.x), cm(seat_at.y + step.y)),
+        "the seat moved by the bench's step"
+    );
+    // Those four numbers and nothing else.
+    let name = &level.obstacles[bench].name;
+    let line = |text: &str, needle: &str| -> String {
+        text.lines()
+            .find(|l| l.contains(needle))
+            .expect("its line")
+            .to_string()
+    };
+    let bench_key = format!("(name: \"{name}\"");
+    let seat_key = format!("(name: \"{}\"", level.points_of_interest[seat].name);
+    let expected = original
+        .replacen(
+            &line(&original, &bench_key),
+            &line(&original, &bench_key).replacen(
+                &format!("center: ({:?}, {:?})", bench_at.x, bench_at.y),
+                &format!("center: ({:?}, {:?})", got.x, got.y),
+                1,
+            ),
+            1,
+        )
+        .replacen(
+            &line(&original, &seat_key),
+            &line(&original, &seat_key).replacen(
+                &format!("position: ({:?}, {:?})", seat_at.x, seat_at.y),
+                &format!("position: ({:?}, {:?})", seat_now.x, seat_now.y),
+                1,
+            ),
+            1,
+        );
+    assert_eq!(saved, expected);
 }

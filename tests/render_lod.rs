@@ -43,11 +43,14 @@ fn lod_debug_colours_show_three_bands() {
         let shot = dir.path().join(format!("lod_{tinted}.png"));
         let shot_arg = shot.to_string_lossy().to_string();
         // The far band as a mesh: the plaza's impostors (yellow) start inside the mid band.
+        // Paused: both runs show the crowd where the level starts it, whatever the frames took.
         let mut args = vec![
             level_arg.as_str(),
+            "--paused",
             "--no-impostors",
             "--frames",
             "3",
+            "--no-adaptive-quality",
             "--screenshot",
             &shot_arg,
         ];

@@ -50,6 +50,7 @@ fn the_overlay_shows_the_renderers_counters_and_they_match_the_frame() {
             "--perf-panel",
             "--frames",
             "4",
+            "--no-adaptive-quality",
         ],
     );
     // 1. What the HUD and the panel show is what the renderer counted.
@@ -202,6 +203,7 @@ fn the_naive_path_counts_people_not_draws() {
             "100",
             "--frames",
             "3",
+            "--no-adaptive-quality",
         ],
     );
     let render = &report["render"];
@@ -246,6 +248,7 @@ fn a_hero_that_cannot_load_is_reported_on_stderr_and_in_the_frame_report() {
             "50",
             "--frames",
             "2",
+            "--no-adaptive-quality",
             "--stats-out",
             report_path.to_str().expect("utf-8 path"),
         ],

@@ -21,6 +21,7 @@ fn png_and_jpeg_screenshots_show_the_same_frame() {
                 "levels/plaza.ron",
                 "--frames",
                 "3",
+                "--no-adaptive-quality",
                 "--paused",
                 "--crowd",
                 "0",

@@ -1,13 +1,14 @@
 //! Shadows that sit right, in the real game (the one-person fixture `lod_fade.ron` with its own
 //! camera, sun and obstacles): blob shadows never show on a tree canopy, a near person's sunlit
-//! face has no shadow speckles, and a near person's sun shadow reaches their feet.
+//! face has no shadow speckles, a near person's sun shadow reaches their feet, and a blob shadow
+//! on a building's shade darkens it (in the saved picture as any viewer shows it).
 //!
 //! Pictures are compared in pairs that differ in one thing only: with and without the crowd
 //! (the level's crowd count), with and without shadows (the level's `lighting.shadows`).
 
 mod support;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use support::{
     find_display, project_root, read_png, run_for_report, say, scratch_dir, Display, Rgb8Image,
@@ -26,6 +27,12 @@ struct Shot<'a> {
 
 impl Shot<'_> {
     fn take(&self, display: &Display, dir: &Path, name: &str) -> (Rgb8Image, serde_json::Value) {
+        let (shot, report) = self.take_file(display, dir, name);
+        (read_png(&shot), report)
+    }
+
+    /// The screenshot's path and the frame report.
+    fn take_file(&self, display: &Display, dir: &Path, name: &str) -> (PathBuf, serde_json::Value) {
         let fixture =
             std::fs::read_to_string(project_root().join("tests/fixtures/levels/lod_fade.ron"))
                 .expect("fixture level");
@@ -73,7 +80,7 @@ impl Shot<'_> {
         if let Ok(keep) = std::env::var("THRONG_SHADOW_SHOTS") {
             let _ = std::fs::copy(&shot, Path::new(&keep).join(format!("{name}.png")));
         }
-        (read_png(&shot), report)
+        (shot, report)
     }
 }
 
@@ -249,5 +256,108 @@ fn a_sunlit_face_has_no_shadow_speckles_and_the_shadow_reaches_the_feet() {
     assert!(
         gap <= 2,
         "the shadow starts {gap} px from the feet ({gaps:?})"
+    );
+}
+
+/// A PNG screenshot as an image viewer shows it: over a white page wherever it is not opaque.
+fn read_png_over_white(path: &Path) -> (Rgb8Image, usize) {
+    let decoder = png::Decoder::new(std::fs::File::open(path).expect("screenshot exists"));
+    let mut reader = decoder.read_info().expect("valid PNG");
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).expect("PNG frame");
+    assert_eq!(
+        info.color_type,
+        png::ColorType::Rgba,
+        "screenshots keep alpha"
+    );
+    let mut see_through = 0;
+    let pixels = buf[..info.buffer_size()]
+        .chunks(4)
+        .enumerate()
+        .map(|(i, c)| {
+            let a = u32::from(c[3]);
+            // Below the HUD's panel (its backdrop is meant to be translucent).
+            if a < 255 && i / info.width as usize > 120 {
+                see_through += 1;
+            }
+            [0, 1, 2].map(|k| ((u32::from(c[k]) * a + 255 * (255 - a) + 127) / 255) as u8)
+        })
+        .collect();
+    let image = Rgb8Image {
+        width: info.width as usize,
+        height: info.height as usize,
+        pixels,
+    };
+    (image, see_through)
+}
+
+#[test]
+fn a_blob_shadow_in_a_buildings_shade_is_no_brighter_than_the_shade() {
+    let Some(display) = find_display("a_blob_shadow_in_a_buildings_shade") else {
+        return;
+    };
+    let dir = scratch_dir();
+    // A long wall 3 m east of the person, 14 m high, with the sun behind it: the person and the
+    // ground for metres around stand in its shadow. At 20 m the person is mid detail, so their
+    // shadow is a blob, blended over the shaded ground.
+    let shot = |shadows, crowd| {
+        Shot {
+        camera: "(mode: Orbit, target: (75.0, 0.5, 75.0), distance: 20.0, yaw_deg: 180.0, pitch_deg: 50.0, fov_deg: 12.0)",
+        sun: "(-0.45, -1.0, -0.35)",
+        obstacles: "(name: \"wall\", kind: Building, shape: Box(center: (79.0, 75.0), half_extents: (1.0, 10.0)), height: 14.0)",
+        shadows,
+        crowd,
+    }
+    };
+    let as_shown = |s: Shot, name: &str| {
+        let (path, report) = s.take_file(&display, dir.path(), name);
+        let (shown, see_through) = read_png_over_white(&path);
+        (shown, read_png(&path), see_through, report)
+    };
+    let (shaded, shaded_rgb, _, _) = as_shown(shot(true, 0), "shade_empty");
+    let (sunlit, _, _, _) = as_shown(shot(false, 0), "shade_empty_sunlit");
+    let (with, with_rgb, see_through, report) = as_shown(shot(true, 1), "shade_person");
+    assert_eq!(
+        report["render"]["instances_per_lod"][1], 1,
+        "one person at mid detail, with a blob: {}",
+        report["render"]
+    );
+    // The blob's pixels: where the person's blob (or body) darkened the picture, judged on the
+    // colour channels as drawn; as shown, each must still be darker than the bare shade.
+    let blob: Vec<usize> = (0..with.pixels.len())
+        .filter(|&i| {
+            i / with.width > 120 && darkening(shaded_rgb.pixels[i], with_rgb.pixels[i]) > 6
+        })
+        .collect();
+    // They lie in the wall's shadow: the same ground without shadows is much brighter.
+    let in_shade = blob
+        .iter()
+        .filter(|&&i| darkening(sunlit.pixels[i], shaded.pixels[i]) > 60)
+        .count();
+    let brighter: Vec<usize> = blob
+        .iter()
+        .copied()
+        .filter(|&i| darkening(shaded.pixels[i], with.pixels[i]) < 0)
+        .collect();
+    say(&format!(
+        "Shadow render test RAN (shade): {} blob pixels, {in_shade} in the wall's shade, {} brighter than the shade as shown, {see_through} see-through pixels",
+        blob.len(),
+        brighter.len()
+    ));
+    assert!(
+        blob.len() > 150,
+        "the blob is in view: {} pixels",
+        blob.len()
+    );
+    assert_eq!(
+        in_shade,
+        blob.len(),
+        "the whole blob lies in the wall's shade"
+    );
+    assert_eq!(
+        (brighter.len(), see_through),
+        (0, 0),
+        "a halo: the ground under the person shows brighter than the shade around (first at pixel {:?})",
+        brighter.first().map(|&i| (i % with.width, i / with.width))
     );
 }

@@ -104,7 +104,10 @@ fn bad_arguments_are_clear_errors() {
     assert!(run_inspect(&a).unwrap_err().contains("no VRM expression"));
     let mut a = args("Fox.glb");
     a.model = "does/not/exist.glb".into();
-    assert!(run_inspect(&a).unwrap_err().starts_with("exist.glb: read:"));
+    // A file that cannot be read is named as given, folders and all.
+    assert!(run_inspect(&a)
+        .unwrap_err()
+        .starts_with("does/not/exist.glb: read:"));
 }
 
 /// The builder's skinned triangle with its two joints 3e38 m out along x: each is finite, but

@@ -51,7 +51,9 @@ fn the_plaza_with_people_is_drawn_in_headless_chromium() {
         .arg(root.join("scripts/web_check.py"))
         .arg(&out)
         .args(["--shot", shot.to_str().expect("UTF-8 path")])
-        .args(["--crowd", "300", "--seconds", "3", "--timeout", "120"])
+        // Two frames at least, however long they take; the timeout only ends a stuck page.
+        .args(["--crowd", "300", "--seconds", "3", "--min-frames", "2"])
+        .args(["--timeout", "900"])
         .args(["--hash", "300", "7", "120"])
         .output()
         .expect("run scripts/web_check.py");

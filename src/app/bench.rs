@@ -1,5 +1,7 @@
 //! The GL half of `throng bench`: a short calibration of every mode for the up-front estimate,
-//! then every size × mode rendered in the window over the fixed camera path, timed per stage.
+//! then every size × mode rendered in the window over the fixed camera path, timed per stage:
+//! simulation, culling and packing, submitting the draws, waiting for the GPU to finish them
+//! (a glFinish of its own, so that time is not hidden in the next stage) and presenting.
 
 use crate::clock::Instant;
 use std::sync::{Arc, Mutex};
@@ -9,8 +11,11 @@ use macroquad::prelude::{
 };
 
 use crate::bench::args::{BenchArgs, BenchMode};
-use crate::bench::estimate::{announce_plan, calibration_sizes, CostModel, Progress};
-use crate::bench::{bench_game, camera_for_frame, GlRun, RunSamples, BENCH_ASPECT, BENCH_DT};
+use crate::bench::estimate::{announce_plan, calibration_sizes, CostModel, Progress, RunCost};
+use crate::bench::report::to_csv;
+use crate::bench::{
+    bench_game, camera_for_frame, save_rows_so_far, GlRun, RunSamples, BENCH_ASPECT, BENCH_DT,
+};
 use crate::crowd_assets::loader::CrowdAssetLoader;
 use crate::extract::{crowd_source, Extractor, Screen};
 use crate::game::{FrameInput, Game};
@@ -48,6 +53,8 @@ struct FrameSample {
     anim: f64,
     cull: f64,
     submit: f64,
+    gpu_wait: f64,
+    present: f64,
     stats: RenderStats,
     visible: usize,
 }
@@ -77,9 +84,12 @@ async fn bench(args: &BenchArgs, level: &Level) -> Result<GlRun, String> {
     let (small, large) = calibration_sizes(args.sizes());
     let mut models = Vec::new();
     for &mode in &modes {
-        let at_small = b.calibrate(mode, small).await?;
-        let at_large = b.calibrate(mode, large).await?;
-        models.push(CostModel::fit((small, at_small), (large, at_large)));
+        let (frame_small, setup_small) = b.calibrate(mode, small).await?;
+        let (frame_large, setup_large) = b.calibrate(mode, large).await?;
+        models.push(RunCost {
+            frame: CostModel::fit((small, frame_small), (large, frame_large)),
+            setup: CostModel::fit((small, setup_small), (large, setup_large)),
+        });
     }
     let mut progress = announce_plan(args.sizes(), &models, total, (small, large), "mode");
     let estimated_ms = progress.total_ms();
@@ -88,6 +98,7 @@ async fn bench(args: &BenchArgs, level: &Level) -> Result<GlRun, String> {
         for &mode in &modes {
             let samples = b.measure(mode, agents, &progress).await?;
             rows.push(samples.row(mode, agents));
+            save_rows_so_far(args, &to_csv(&rows));
             progress.run_done();
         }
     }
@@ -122,18 +133,23 @@ impl Bench<'_> {
         Ok((game, view))
     }
 
-    /// Mean frame time (ms) of `mode` at `agents`: one frame to settle (first uploads), then
-    /// two timed.
-    async fn calibrate(&mut self, mode: BenchMode, agents: u32) -> Result<f64, String> {
+    /// Mean frame time (ms) of `mode` at `agents` (one frame to settle, first uploads, then
+    /// three timed), and what a run's setup and its last frame's picture cost.
+    async fn calibrate(&mut self, mode: BenchMode, agents: u32) -> Result<(f64, f64), String> {
+        let setup_start = Instant::now();
         let (mut game, view) = self.prepare(mode, agents)?;
+        let mut setup = setup_start.elapsed().as_secs_f64() * 1000.0;
         let mut sum = 0.0;
-        for i in 0..3 {
-            let s = self.frame(&mut game, &view, (i, 3), None).await?;
+        for i in 0..4 {
+            let s = self.frame(&mut game, &view, (i, 4), None).await?;
             if i > 0 {
                 sum += s.frame;
             }
+            if i == 3 {
+                setup += picture_ms();
+            }
         }
-        Ok(sum / 2.0)
+        Ok((sum / 3.0, setup))
     }
 
     /// One measured run: warm-up, then the measured frames; the last frame saved as a picture.
@@ -144,8 +160,8 @@ impl Bench<'_> {
         progress: &Progress,
     ) -> Result<RunSamples, String> {
         let (mut game, view) = self.prepare(mode, agents)?;
-        let (warmup, frames) = (self.args.warmup(), self.args.frames());
-        let total = warmup + frames;
+        let warmup = self.args.warmup();
+        let total = warmup + self.args.frames();
         let mut s = RunSamples::default();
         let shot = self.args.out.join(format!("{}_{agents}.png", mode.name()));
         for i in 0..total {
@@ -153,8 +169,8 @@ impl Bench<'_> {
             let f = self.frame(&mut game, &view, (i, total), last).await?;
             if i >= warmup {
                 push(&mut s, &f);
-                progress.frame(mode.name(), agents, i - warmup, frames);
             }
+            progress.frame(mode.name(), agents, i, total, warmup);
         }
         Ok(s)
     }
@@ -205,16 +221,27 @@ impl Bench<'_> {
             draw_frame(gl.quad_context, &mut self.renderer, &world, layers)
         };
         let submit = submit_start.elapsed().as_secs_f64() * 1000.0;
+        // The draws are only queued: waiting here names the time the GPU (on a software
+        // renderer, the CPU's drawing threads) takes, which the swap would otherwise hide.
+        let finish_start = Instant::now();
+        crate::render::gl_raw::finish();
+        let gpu_wait = finish_start.elapsed().as_secs_f64() * 1000.0;
+        // The picture is outside the frame's time: one frame of a run pays it.
+        let frame_ms = frame_start.elapsed().as_secs_f64() * 1000.0;
         if let Some(path) = shot {
             super::save_screenshot(path)?;
         }
+        let present_start = Instant::now();
         next_frame().await;
+        let present = present_start.elapsed().as_secs_f64() * 1000.0;
         Ok(FrameSample {
-            frame: frame_start.elapsed().as_secs_f64() * 1000.0,
+            frame: frame_ms + present,
             sim,
             anim,
             cull,
             submit,
+            gpu_wait,
+            present,
             stats,
             visible,
         })
@@ -227,10 +254,28 @@ fn push(s: &mut RunSamples, f: &FrameSample) {
     s.anim.push(f.anim);
     s.cull.push(f.cull);
     s.submit.push(f.submit);
+    s.gpu_wait.push(f.gpu_wait);
+    s.present.push(f.present);
     s.draw_calls = f.stats.draw_calls as u64;
     s.triangles = f.stats.triangles;
     s.uniform_bytes = f.stats.uniform_bytes;
     s.visible = f.visible as u64;
+}
+
+/// What encoding the frame on screen as a PNG costs (ms): each run saves its last frame, so
+/// the estimate counts it. The bytes go nowhere.
+fn picture_ms() -> f64 {
+    use crate::files::{encode_screen_image, ScreenImageFormat};
+    let start = Instant::now();
+    let frame = macroquad::prelude::get_screen_data();
+    let _ = encode_screen_image(
+        ScreenImageFormat::Png,
+        u32::from(frame.width),
+        u32::from(frame.height),
+        &frame.bytes,
+        &mut std::io::sink(),
+    );
+    start.elapsed().as_secs_f64() * 1000.0
 }
 
 /// What a bench mode switches on: culling, LOD, one draw per person, the VAT.

@@ -173,7 +173,10 @@ impl HeroView {
                 let needed = crate::ui::hero_panels::expressions_height(h);
                 let y = y.max(screen.y - needed - 8.0);
                 let x = screen.x - 580.0;
-                let height = self.panels.draw_expressions(h, &mut commands, &stats, x, y);
+                let max_h = screen.y - y - 8.0;
+                let height = self
+                    .panels
+                    .draw_expressions(h, &mut commands, &stats, [x, y, max_h]);
                 covered.push(Rect {
                     x,
                     y,

@@ -1,11 +1,14 @@
-//! Reads the window's keyboard and mouse into plain `FrameInput` for the game. The mouse is
-//! read once a frame (`pointer`), split between the panels and the camera by the session's
-//! `PointerRouter`, and the camera's share becomes camera input here (`read`).
+//! Reads the window's keyboard and mouse into plain `FrameInput` for the game. Presses (keys,
+//! clicks) come from the window's events in order, each with the modifiers it carried
+//! (`input_events`), so none is lost however long a frame is; what is held (WASD, a drag) and
+//! where the mouse is are read once a frame (`pointer`), split between the panels and the
+//! camera by the session's `PointerRouter`, and the camera's share becomes camera input here
+//! (`read`).
 
 use glam::{Vec2, Vec3};
+use macroquad::input::utils::{register_input_subscriber, repeat_all_miniquad_input};
 use macroquad::prelude::{
-    is_key_down, is_key_pressed, is_mouse_button_down, is_mouse_button_pressed, mouse_position,
-    mouse_wheel, KeyCode, MouseButton,
+    is_key_down, is_mouse_button_down, mouse_position, mouse_wheel, KeyCode, MouseButton,
 };
 
 use crate::game::{Action, FrameInput};
@@ -15,6 +18,7 @@ use crate::settings::{Intent, Panel};
 use crate::ui::pointer::{Buttons, Pointer};
 use crate::view::camera::CameraInput;
 
+use super::input_events::{Click, EventLog, FrameEvents, KeyPress, Mods};
 use super::input_script::InputScript;
 
 #[derive(Default)]
@@ -24,6 +28,11 @@ pub struct InputReader {
     last_mouse: Option<Vec2>,
     /// When and where the last left click was, to spot a double click.
     last_click: Option<(crate::clock::Instant, Vec2)>,
+    /// The window's event queue (None: no window, as in unit tests).
+    subscriber: Option<usize>,
+    log: EventLog,
+    /// This frame's presses: the window's events, then the script's.
+    presses: FrameEvents,
 }
 
 /// Two clicks closer than this in time and pixels make a double click.
@@ -72,82 +81,155 @@ fn buttons(state: impl Fn(MouseButton) -> bool) -> Buttons {
     }
 }
 
+/// The intent of a key press: plain keys only (a Ctrl chord is an edit command, not also a
+/// toggle).
+fn intent_of(key: &KeyPress) -> Option<Intent> {
+    if key.mods.ctrl {
+        return None;
+    }
+    INTENT_KEYS
+        .iter()
+        .find(|(code, _)| *code == key.code)
+        .map(|(_, intent)| intent.clone())
+}
+
+/// Edit mode's keys: Ctrl+S save, Ctrl+Z undo, Ctrl+Y (or Ctrl+Shift+Z) redo, R / Shift+R
+/// turn the selected box.
+fn edit_command(key: &KeyPress) -> Option<EditCommand> {
+    let Mods { ctrl, shift } = key.mods;
+    match key.code {
+        KeyCode::S if ctrl => Some(EditCommand::Save),
+        KeyCode::Z if ctrl && shift => Some(EditCommand::Redo),
+        KeyCode::Z if ctrl => Some(EditCommand::Undo),
+        KeyCode::Y if ctrl => Some(EditCommand::Redo),
+        KeyCode::R if !ctrl => Some(EditCommand::Rotate(if shift {
+            -ROTATE_STEP_DEG
+        } else {
+            ROTATE_STEP_DEG
+        })),
+        _ => None,
+    }
+}
+
+fn to_ndc(at: Vec2, screen: (f32, f32)) -> Vec2 {
+    Vec2::new(at.x / screen.0 * 2.0 - 1.0, 1.0 - at.y / screen.1 * 2.0)
+}
+
 impl InputReader {
-    /// `key` went down this frame (on the keyboard or in the script).
-    fn pressed(&self, key: KeyCode) -> bool {
-        is_key_pressed(key) || self.script_keys().any(|k| k.code == key)
+    /// A reader of the open window's events (call once the window exists).
+    pub fn for_window() -> InputReader {
+        InputReader {
+            subscriber: Some(register_input_subscriber()),
+            log: EventLog::new(macroquad::miniquad::window::dpi_scale()),
+            ..InputReader::default()
+        }
     }
 
     fn script_keys(&self) -> impl Iterator<Item = &super::input_script::ScriptKey> {
         self.script.iter().flat_map(|s| s.keys())
     }
 
-    /// A Ctrl+click on the world this frame, in normalised device coordinates: the point the
-    /// hero should look at.
+    /// A Ctrl+click on the world this frame (the last one), in normalised device coordinates:
+    /// the point the hero should look at. `mouse` is the camera's share of the mouse: a click
+    /// a panel took is not one.
     pub fn look_click(&self, mouse: &Pointer, screen: (f32, f32)) -> Option<Vec2> {
-        (mouse.pressed.left && self.ctrl()).then(|| {
-            Vec2::new(
-                mouse.pos.x / screen.0 * 2.0 - 1.0,
-                1.0 - mouse.pos.y / screen.1 * 2.0,
-            )
-        })
+        if !mouse.pressed.left {
+            return None;
+        }
+        self.presses
+            .clicks
+            .iter()
+            .rev()
+            .find(|c| c.button == MouseButton::Left && c.mods.ctrl)
+            .map(|c| to_ndc(c.pos, screen))
     }
 
+    /// Ctrl held now (the window's or the script's): held movement keys stay still under it.
     fn ctrl(&self) -> bool {
         is_key_down(KeyCode::LeftControl)
             || is_key_down(KeyCode::RightControl)
             || self.script_keys().any(|k| k.ctrl)
     }
 
-    fn shift(&self) -> bool {
-        is_key_down(KeyCode::LeftShift)
-            || is_key_down(KeyCode::RightShift)
-            || self.script_keys().any(|k| k.shift)
-    }
-
-    /// Edit mode's keys this frame: Ctrl+S save, Ctrl+Z undo, Ctrl+Y (or Ctrl+Shift+Z) redo,
-    /// R / Shift+R turn the selected box.
+    /// Edit mode's commands this frame, in the order their keys came (see `edit_command`).
     pub fn edit_commands(&self) -> Vec<EditCommand> {
-        let (ctrl, shift) = (self.ctrl(), self.shift());
-        let mut out = Vec::new();
-        if ctrl && self.pressed(KeyCode::S) {
-            out.push(EditCommand::Save);
-        }
-        if ctrl && self.pressed(KeyCode::Z) {
-            out.push(if shift {
-                EditCommand::Redo
-            } else {
-                EditCommand::Undo
-            });
-        }
-        if ctrl && self.pressed(KeyCode::Y) {
-            out.push(EditCommand::Redo);
-        }
-        if !ctrl && self.pressed(KeyCode::R) {
-            let step = if shift {
-                -ROTATE_STEP_DEG
-            } else {
-                ROTATE_STEP_DEG
-            };
-            out.push(EditCommand::Rotate(step));
-        }
-        out
+        self.presses.keys.iter().filter_map(edit_command).collect()
     }
 
     /// The mouse on `frame` (counted from 1): the window's, or the script's when one drives
-    /// the game.
+    /// the game. Call first each frame: it takes the frame's presses from the event queue.
     pub fn pointer(&mut self, frame: u64) -> Pointer {
+        self.presses = match self.subscriber {
+            Some(id) => {
+                repeat_all_miniquad_input(&mut self.log, id);
+                self.log.take()
+            }
+            None => FrameEvents::default(),
+        };
         if let Some(script) = &mut self.script {
-            return script.pointer(frame);
+            let p = script.pointer(frame);
+            let held = Mods {
+                ctrl: script.keys().iter().any(|k| k.ctrl),
+                shift: script.keys().iter().any(|k| k.shift),
+            };
+            // The script is the mouse: the window's clicks are not.
+            self.presses.clicks.clear();
+            if p.pressed.left {
+                self.presses.clicks.push(Click {
+                    button: MouseButton::Left,
+                    pos: p.pos,
+                    mods: held,
+                });
+            }
+            self.presses
+                .keys
+                .extend(script.keys().iter().map(|k| KeyPress {
+                    code: k.code,
+                    mods: Mods {
+                        ctrl: k.ctrl,
+                        shift: k.shift,
+                    },
+                }));
+            return p;
         }
         let (mx, my) = mouse_position();
+        let mut pressed = Buttons::default();
+        for c in &self.presses.clicks {
+            match c.button {
+                MouseButton::Left => pressed.left = true,
+                MouseButton::Right => pressed.right = true,
+                MouseButton::Middle => pressed.middle = true,
+                MouseButton::Unknown => {}
+            }
+        }
         Pointer {
             pos: Vec2::new(mx, my),
             down: buttons(is_mouse_button_down),
-            pressed: buttons(is_mouse_button_pressed),
+            pressed,
             // Wheel units differ between platforms; only the direction and notch count matter.
             wheel: mouse_wheel().1.clamp(-3.0, 3.0),
         }
+    }
+
+    /// A double click among this frame's plain left clicks (two in one frame count when close
+    /// together: their times are not known, only that they came within the frame).
+    fn double_click(&mut self, screen: (f32, f32)) -> Option<Vec2> {
+        let now = crate::clock::Instant::now();
+        let mut found = None;
+        for c in &self.presses.clicks {
+            if c.button != MouseButton::Left || c.mods.ctrl {
+                continue;
+            }
+            if let Some((t, last)) = self.last_click {
+                if now.duration_since(t).as_secs_f32() < DOUBLE_CLICK_SECONDS
+                    && last.distance(c.pos) < DOUBLE_CLICK_PIXELS
+                {
+                    found = Some(to_ndc(c.pos, screen));
+                }
+            }
+            self.last_click = Some((now, c.pos));
+        }
+        found
     }
 
     /// This frame's camera input from `mouse` (the part of the mouse no panel took) and the
@@ -184,25 +266,12 @@ impl InputReader {
                 axis(KeyCode::S, KeyCode::W) + axis(KeyCode::Down, KeyCode::Up),
             )
             .clamp(Vec3::splat(-1.0), Vec3::splat(1.0));
-        let intents = INTENT_KEYS
-            .iter()
-            .filter(|(key, _)| self.pressed(*key))
-            .map(|(_, intent)| intent.clone())
-            .collect();
-        let mut double_click = None;
-        if mouse.pressed.left {
-            let now = crate::clock::Instant::now();
-            let at = mouse.pos;
-            if let Some((t, last)) = self.last_click {
-                if now.duration_since(t).as_secs_f32() < DOUBLE_CLICK_SECONDS
-                    && last.distance(at) < DOUBLE_CLICK_PIXELS
-                {
-                    let ndc = Vec2::new(at.x / screen.0 * 2.0 - 1.0, 1.0 - at.y / screen.1 * 2.0);
-                    double_click = Some(ndc);
-                }
-            }
-            self.last_click = Some((now, at));
-        }
+        let intents = self.presses.keys.iter().filter_map(intent_of).collect();
+        let double_click = if mouse.pressed.left {
+            self.double_click(screen)
+        } else {
+            None
+        };
         let input = FrameInput {
             double_click,
             camera: CameraInput {
@@ -215,5 +284,60 @@ impl InputReader {
             actions: Vec::new(),
         };
         (input, intents)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn press(code: KeyCode, ctrl: bool, shift: bool) -> KeyPress {
+        KeyPress {
+            code,
+            mods: Mods { ctrl, shift },
+        }
+    }
+
+    #[test]
+    fn chords_become_edit_commands_in_the_order_they_came() {
+        let keys = [
+            press(KeyCode::Z, true, false),
+            press(KeyCode::S, true, false),
+            press(KeyCode::S, false, false),
+            press(KeyCode::Z, true, true),
+            press(KeyCode::Y, true, false),
+            press(KeyCode::R, false, true),
+            press(KeyCode::R, true, false),
+        ];
+        let commands: Vec<_> = keys.iter().filter_map(edit_command).collect();
+        assert_eq!(
+            commands,
+            [
+                EditCommand::Undo,
+                EditCommand::Save,
+                EditCommand::Redo,
+                EditCommand::Redo,
+                EditCommand::Rotate(-ROTATE_STEP_DEG),
+            ]
+        );
+    }
+
+    #[test]
+    fn every_plain_press_is_an_intent_and_a_chord_is_none() {
+        let keys = [
+            press(KeyCode::F1, false, false),
+            press(KeyCode::F1, false, false),
+            press(KeyCode::G, true, false),
+            press(KeyCode::X, false, true),
+        ];
+        let intents: Vec<_> = keys.iter().filter_map(intent_of).collect();
+        assert_eq!(
+            intents,
+            [
+                Intent::TogglePanel(Panel::Help),
+                Intent::TogglePanel(Panel::Help),
+                Intent::Game(Action::Disturb),
+            ]
+        );
     }
 }

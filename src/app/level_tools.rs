@@ -27,6 +27,9 @@ pub struct LevelTools {
     /// A change of the file that arrived while the game held unsaved edits: loaded once they
     /// are undone (loading it now would drop them).
     held_reload: Option<Level>,
+    /// The hovered element's tooltip (its lines and the pointer), drawn after every panel so
+    /// none hides it (`draw_tooltip`).
+    tooltip: Option<(Vec<String>, Vec2)>,
 }
 
 /// What the overlay needs of the frame.
@@ -53,6 +56,7 @@ impl LevelTools {
             heat: HeatMap::new(&level.bounds),
             last_sim: 0.0,
             held_reload: None,
+            tooltip: None,
         }
     }
 
@@ -184,13 +188,14 @@ impl LevelTools {
 
     /// Draws the heat map and the level overlay, moves what edit mode drags, and shows the
     /// element under the pointer. Movable handles are pushed to `covered` (they take the mouse
-    /// from the camera). Returns a note for the HUD (an edit refused).
+    /// from the camera). Returns a note for the HUD (a move applied, or refused).
     pub fn draw(
         &mut self,
         game: &mut Game,
         f: &ToolsFrame,
         covered: &mut Vec<Rect>,
     ) -> Option<String> {
+        self.tooltip = None;
         let view_proj = game
             .camera
             .view_projection(f.screen.x / f.screen.y.max(1.0));
@@ -219,6 +224,7 @@ impl LevelTools {
             None => game.level().clone(),
         };
         let mut overlay = LevelOverlay::build(&level, game.agents.poi_occupancy());
+        overlay.merge_close_handles(&view_proj, f.screen);
         let error = game.reload_error();
         let broken = error.and_then(|e| Element::from_field_path(&e.field, &level));
         if let Some(e) = broken {
@@ -239,16 +245,30 @@ impl LevelTools {
         if edit {
             covered.extend(grips);
         }
-        let hovered =
-            dragged.or_else(|| pick(&overlay, &view_proj, f.screen, f.pointer.pos, ground, false));
+        // Over a panel (or the HUD) the pointer hovers that, not the world under it: a tooltip
+        // there would be drawn beneath the panel and show through it.
+        let at = f.pointer.pos;
+        let over_panel = f.panel_rects.iter().any(|r| r.contains(at.x, at.y));
+        let hovered = dragged.or_else(|| {
+            (!over_panel)
+                .then(|| pick(&overlay, &view_proj, f.screen, at, ground, false))
+                .flatten()
+        });
         if let Some(e) = hovered {
             let mut lines = describe(e, &level, f.watcher);
             if let Some(err) = error.filter(|_| broken == Some(e)) {
                 lines.push(format!("error: {}", err.message));
             }
-            draw_tooltip(&lines, f.pointer.pos, f.screen);
+            self.tooltip = Some((lines, f.pointer.pos));
         }
         note
+    }
+
+    /// This frame's tooltip, if an element is hovered; call once the panels are drawn.
+    pub fn draw_tooltip(&mut self, screen: Vec2) {
+        if let Some((lines, at)) = self.tooltip.take() {
+            draw_tooltip(&lines, at, screen);
+        }
     }
 
     /// Edit mode's share of the pointer: a press on a movable handle grabs it, holding drags
@@ -269,17 +289,20 @@ impl LevelTools {
                 }
                 return None;
             }
+            let moved = editor.dragging().map(|e| e.name(game.level()));
             return match editor.end_drag(game.level()) {
                 EditOutcome::Apply(level) => {
                     game.apply_edit(*level);
-                    None
+                    moved.map(|name| format!("moved {name}: unsaved until Ctrl+S (Ctrl+Z undoes)"))
                 }
                 EditOutcome::Refused(why) => Some(why),
                 EditOutcome::None => None,
             };
         }
         if p.pressed.left {
-            let overlay = LevelOverlay::build(game.level(), &[]);
+            let mut overlay = LevelOverlay::build(game.level(), &[]);
+            // Picks what is drawn: a seat merged into its bench's handle grabs the bench.
+            overlay.merge_close_handles(view_proj, f.screen);
             let grabbed = pick(&overlay, view_proj, f.screen, p.pos, ground, true);
             if let (Some(e), Some(g)) = (grabbed, ground) {
                 editor.begin_drag(e, g, game.level());

@@ -5,8 +5,11 @@
 pub mod bench;
 mod hero;
 mod input;
+mod input_events;
 mod input_script;
 mod level_tools;
+#[cfg(not(target_arch = "wasm32"))]
+mod stdin_quit;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 
@@ -24,7 +27,7 @@ use crate::crowd_assets::loader::CrowdAssetLoader;
 use crate::extract::{crowd_source, Extractor, Screen};
 use crate::game::{Action, FrameInput, Game, GameOptions};
 use crate::level::{Level, LevelWatcher};
-use crate::perf::adaptive::AdaptiveQuality;
+use crate::perf::adaptive::{AdaptiveQuality, FrameLoad};
 use crate::perf::timings::{FrameHistory, Stage, StageTimings};
 use crate::render::crowd_pass::CrowdPass;
 use crate::render::frame::{draw_frame, FrameLayers};
@@ -33,7 +36,7 @@ use crate::render::{display_color, RenderStats, Renderer};
 use crate::settings::{self, Intent, Settings};
 use crate::tools::output::print_line;
 use crate::ui::agent_overlay;
-use crate::ui::cull_view_overlay::draw_cull_view_overlay;
+use crate::ui::cull_view_overlay::{draw_cull_view_legend, draw_cull_view_overlay};
 use crate::ui::curve_preview::BezierEditor;
 use crate::ui::glide_editor;
 use crate::ui::hud::{self, HudInfo};
@@ -45,6 +48,9 @@ use crate::view::cull_view::overview_camera;
 use crate::view::render_world::PeopleCounts;
 use input::InputReader;
 
+/// How long the answer to a key with no other visible effect shows (a glide's target, a
+/// scatter, the hero's look target).
+const FEEDBACK_NOTE: Duration = Duration::from_secs(4);
 /// How often the level file is checked for edits.
 const RELOAD_POLL: Duration = Duration::from_millis(250);
 /// How long "Reloaded" shows, and an edit mode note (a save, a refusal) that needs reading.
@@ -93,6 +99,8 @@ struct Session {
     panel_pointer: Pointer,
     /// What the panels covered when last drawn, in the overlays' logical units.
     panel_rects: Vec<Rect>,
+    /// The window in the overlays' logical units at the last frame (for the layout report).
+    ui_size: glam::Vec2,
     /// Frames read so far (the input script counts from 1).
     frame_number: u64,
     /// Commands a panel asked for, run by the next frame's game step.
@@ -110,6 +118,10 @@ struct Session {
     gpu_timer: GpuTimer,
     /// Picks the quality rung that holds the frame budget (`--frame-budget`).
     quality: AdaptiveQuality,
+    /// What the last frame drew, and the milliseconds it spent loading (models, the crowd's
+    /// GPU side, the impostor atlas), for adaptive quality's judgement of it.
+    last_load: FrameLoad,
+    last_load_ms: f32,
 }
 
 /// What one drawn frame measured, for the overlays and `--stats-out`.
@@ -161,7 +173,7 @@ impl Session {
         ));
         let label = watcher.path().display().to_string();
         let tools = level_tools::LevelTools::new(&watcher, game.level(), &asset_root);
-        let mut reader = InputReader::default();
+        let mut reader = InputReader::for_window();
         if let Some(text) = &args.input_script {
             reader.script = Some(input_script::InputScript::parse(text)?);
         }
@@ -185,6 +197,7 @@ impl Session {
             router: PointerRouter::default(),
             panel_pointer: Pointer::default(),
             panel_rects: Vec::new(),
+            ui_size: glam::Vec2::ZERO,
             frame_number: 0,
             pending_actions: Vec::new(),
             keep_waving,
@@ -194,6 +207,8 @@ impl Session {
             // About five seconds at 60 fps.
             history: FrameHistory::new(300),
             gpu_timer: GpuTimer::for_current_context(),
+            last_load: FrameLoad::default(),
+            last_load_ms: 0.0,
         })
     }
 
@@ -208,9 +223,25 @@ impl Session {
             self.reader
                 .read(self.game.camera.mode, &routed.world, screen.size);
         input.actions = std::mem::take(&mut self.pending_actions);
+        let cycles_look = intents.iter().any(|i| {
+            matches!(
+                i,
+                Intent::Hero(crate::hero::commands::HeroCommand::CycleLookTarget)
+            )
+        });
         input
             .actions
             .extend(settings::apply(intents, &mut self.settings, &mut self.game));
+        if cycles_look {
+            let note = match &self.game.hero {
+                Some(h) => format!(
+                    "the hero looks at: {} (L: auto, camera, waving person, clicked point, off)",
+                    h.look.target.label()
+                ),
+                None => "there is no hero to look anywhere (L)".to_string(),
+            };
+            self.note(note, FEEDBACK_NOTE);
+        }
         if self.settings.panels.edit_mode {
             for command in self.reader.edit_commands() {
                 let note = self
@@ -222,11 +253,8 @@ impl Session {
         // Ctrl+click: the hero looks at that ground point.
         if let Some(ndc) = self.reader.look_click(&routed.world, screen.size) {
             let view_proj = self.game.camera.view_projection(screen.aspect);
-            if let (Some(p), Some(h)) = (ground_point(&view_proj, ndc), self.game.hero.as_mut()) {
-                h.command(crate::hero::commands::HeroCommand::SetLookTarget(
-                    crate::hero::look_at::LookTarget::ClickedPoint(p),
-                ));
-            }
+            let note = look_at_click(&mut self.game, ground_point(&view_proj, ndc));
+            self.note(note, FEEDBACK_NOTE);
         }
         // A double click glides the camera to that ground point.
         if let Some(ndc) = input.double_click.take() {
@@ -270,6 +298,9 @@ impl Session {
         }
         self.timings
             .add(Stage::Simulation, sim_time.saturating_sub(hero_total));
+        for note in self.game.take_notes() {
+            self.note(note, FEEDBACK_NOTE);
+        }
         self.tools
             .sample_heat(&self.game, self.settings.panels.heat_map);
     }
@@ -337,12 +368,14 @@ impl Session {
         let ctx = gl.quad_context;
         // Load-time data first: the crowd's models when the level changed them, their GPU
         // side when they or the uniform cap changed.
+        let load_start = Instant::now();
         self.crowd_assets.sync(self.game.level());
         let view = &self.settings.view;
         if let Some(source) = crowd_source(&self.crowd_assets, view) {
             self.crowd_pass
                 .sync(ctx, &source, self.renderer.shadow_map());
         }
+        self.last_load_ms = load_start.elapsed().as_secs_f32() * 1000.0;
         let skinned = self
             .crowd_assets
             .assets_mut()
@@ -390,6 +423,8 @@ impl Session {
         set_default_camera();
         let ui = UiScale::for_window(screen.size.0, screen.size.1);
         set_ui_camera(&ui);
+        crate::ui::layout_log::begin_frame();
+        self.ui_size = ui.size;
         let pointer = ui.to_logical(self.panel_pointer);
         let mut covered: Vec<Rect> = Vec::new();
         let game = &self.game;
@@ -416,6 +451,14 @@ impl Session {
             self.note(text, EDIT_NOTE);
         }
         let game = &self.game;
+        if let Some(h) = &game.hero {
+            if let crate::hero::look_at::LookTarget::ClickedPoint(p) = h.look.target {
+                use crate::hero::look_at::Reach;
+                let view_proj = game.camera.view_projection(ui.size.x / ui.size.y.max(1.0));
+                let within = h.look.reach(p).is_none_or(|r| r == Reach::Within);
+                crate::ui::look_marker::draw(&view_proj, p, ui.size, within);
+            }
+        }
         if panels.agent_overlay {
             let view_proj = game.camera.view_projection(screen.aspect);
             agent_overlay::draw(
@@ -433,7 +476,7 @@ impl Session {
         {
             self.notice = None;
         }
-        let hud_lines = hud::draw(
+        let (hud_lines, hud_boxes) = hud::draw(
             game,
             &HudInfo {
                 frame_ms: frame_ms_avg,
@@ -446,6 +489,10 @@ impl Session {
                 edit_line: self.tools.hud_line(game, &panels),
             },
         );
+        let legend = view.cull_view.then(|| {
+            let top = hud_boxes.first().map_or(10.0, |r| r.y + r.h + 4.0);
+            draw_cull_view_legend(top)
+        });
         let mut intents: Vec<Intent> = Vec::new();
         if panels.curve_editor {
             covered.push(glide_editor::draw(
@@ -462,9 +509,11 @@ impl Session {
             let x = 10.0 - (1.0 - shown) * 370.0;
             let frame = PanelFrame {
                 crowd: game.crowd_count(),
+                shown: f.people.total().saturating_sub(f.people.spawning),
                 view: &view,
                 shadows: view.shadows_enabled(game.level().lighting.shadows),
                 lod,
+                drawn_lod: view.drawn_lod(game.level().lod),
                 timings: &self.timings,
                 stats: &f.stats,
                 gpu: f.gpu_time,
@@ -478,8 +527,13 @@ impl Session {
         }
         self.hero_view
             .draw_ui(game, &panels, pointer, &mut intents, &mut covered);
+        // Last, so no panel hides the tooltip.
+        self.tools.draw_tooltip(ui.size);
         self.router
             .set_panels(covered.iter().map(|&r| ui.to_pixels(r)).collect());
+        // Labels over the world keep clear of the HUD too, which does not take the mouse.
+        covered.extend(hud_boxes);
+        covered.extend(legend);
         self.panel_rects = covered;
         set_default_camera();
         let actions = settings::apply(intents, &mut self.settings, &mut self.game);
@@ -507,6 +561,10 @@ impl Session {
         FrameReport {
             hud,
             panel,
+            ui: UiReport {
+                screen: self.ui_size.to_array(),
+                layout: crate::ui::layout_log::snapshot(),
+            },
             render: f.stats,
             people: self.game.agents.len(),
             crowd_target: self.game.crowd_count(),
@@ -530,14 +588,43 @@ impl Session {
                 label: self.quality.label(),
                 smoothed_ms: self.quality.smoothed_ms(),
                 exhausted: self.quality.exhausted(),
+                settled_after_s: self.quality.settled_after_s(),
+                changes: self.quality.changes(),
             },
         }
     }
 
-    /// After a frame that took `frame_ms`: adaptive quality picks the next frame's rung.
+    /// What the frame just drawn cost apart from the rung (`fixed_ms`: simulation,
+    /// extraction, panels, a `--slow-frame-ms` pause) and what it drew.
+    fn note_load(&mut self, f: &FrameResult, fixed_ms: f32, screen: Screen) {
+        let view = &self.settings.view;
+        self.last_load = FrameLoad {
+            fixed_ms,
+            triangles: f.stats.triangles as f64,
+            crowd_mesh_triangles: f.stats.crowd_mesh_triangles as f64,
+            pixels: f64::from(screen.size.0) * f64::from(screen.size.1),
+            antialias_allowed: view.antialias,
+            shadows: view.shadows_enabled(self.game.level().lighting.shadows),
+            loading: false,
+        };
+    }
+
+    /// After a frame that took `frame_ms`: adaptive quality picks the next frame's rung. A
+    /// frame that spent a good part of its time loading is not judged.
     fn adapt_quality(&mut self, frame_ms: f32) {
-        self.quality.observe(frame_ms);
+        let was_settled = self.quality.settled_after_s().is_some();
+        let load = FrameLoad {
+            loading: self.last_load_ms > 0.2 * frame_ms,
+            ..self.last_load
+        };
+        self.quality.observe(frame_ms, &load);
         self.settings.view.quality = self.quality.quality();
+        if let (false, Some(after)) = (was_settled, self.quality.settled_after_s()) {
+            let _ = print_line(&format!(
+                "throng: {} settled {after:.1} s after the first frame",
+                self.quality.label()
+            ));
+        }
     }
 }
 
@@ -547,6 +634,11 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
     let screenshot = setup.args.screenshot.clone();
     let stats_out = setup.args.stats_out.clone();
     let slow_frame = setup.args.slow_frame_ms.map(Duration::from_millis);
+    #[cfg(not(target_arch = "wasm32"))]
+    let stdin_closed = setup
+        .args
+        .until_stdin_closes
+        .then(stdin_quit::StdinClosed::watch);
     let mut s = Session::start(setup)?;
     // None until a frame was measured: macroquad's first frame time is a made-up 1/60 s.
     let mut frame_ms_avg: Option<f32> = None;
@@ -564,8 +656,10 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
             break;
         }
         let screen = Screen::window(screen_width(), screen_height());
+        let fixed_start = Instant::now();
         let input = s.read_input(screen);
         s.simulate(frame_seconds, &input, screen);
+        let mut fixed = fixed_start.elapsed();
         // No files to watch on the web: the page fetched them once.
         if !cfg!(target_arch = "wasm32") && last_poll.elapsed() >= RELOAD_POLL {
             last_poll = Instant::now();
@@ -575,6 +669,9 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         let ui_start = Instant::now();
         let (hud_lines, crowd_changed) = s.draw_overlays(&result, frame_ms_avg, screen);
         s.timings.add(Stage::Ui, ui_start.elapsed());
+        // The panels and the testing pause cost the same on every rung.
+        fixed += ui_start.elapsed() + slow_frame.unwrap_or_default();
+        s.note_load(&result, fixed.as_secs_f32() * 1000.0, screen);
         s.timings.end_frame();
         s.history.push(frame_seconds * 1000.0, crowd_changed);
 
@@ -588,7 +685,11 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         );
         let out_of_frames = frames.is_some_and(|n| outcome.frames >= n);
         let out_of_time = seconds.is_some_and(|limit| started.elapsed().as_secs_f64() >= limit);
-        if out_of_frames || out_of_time {
+        #[cfg(not(target_arch = "wasm32"))]
+        let told_to_quit = stdin_closed.as_ref().is_some_and(|s| s.closed());
+        #[cfg(target_arch = "wasm32")]
+        let told_to_quit = false;
+        if out_of_frames || out_of_time || told_to_quit {
             if let Some(path) = &stats_out {
                 s.report(hud_lines, &result).write(path)?;
             }
@@ -604,6 +705,28 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         next_frame().await;
     }
     Ok(outcome)
+}
+
+/// A Ctrl+click's ground point (None: the click missed the ground) becomes the hero's look
+/// target; returns what the player is told, including a point out of her reach.
+fn look_at_click(game: &mut Game, point: Option<glam::Vec3>) -> String {
+    use crate::hero::commands::HeroCommand;
+    use crate::hero::look_at::LookTarget;
+    let Some(h) = game.hero.as_mut() else {
+        return "there is no hero to look there (Ctrl+click)".to_string();
+    };
+    let Some(p) = point else {
+        return "no ground under the pointer to look at (Ctrl+click the ground)".to_string();
+    };
+    h.command(HeroCommand::SetLookTarget(LookTarget::ClickedPoint(p)));
+    let reach = h.look.reach(p);
+    match reach.and_then(|r| r.note()) {
+        Some(out) => out,
+        None => format!(
+            "the hero looks at ({:.1}, {:.1}), marked on the ground",
+            p.x, p.z
+        ),
+    }
 }
 
 /// The hero's start-up options: the follow camera, the autopilot (a circle walked or run, or
@@ -660,6 +783,8 @@ pub(crate) fn save_screenshot(path: &std::path::Path) -> Result<(), String> {
 struct FrameReport {
     hud: Vec<String>,
     panel: Vec<String>,
+    /// Where the last frame's panels and texts were (see `ui::layout_log`).
+    ui: UiReport,
     render: RenderStats,
     people: usize,
     /// The crowd size asked for (people grow towards it over a few frames).
@@ -719,6 +844,20 @@ struct QualityReport {
     smoothed_ms: Option<f32>,
     /// On the cheapest rung and still over budget.
     exhausted: bool,
+    /// Seconds from the end of the first frame to the last rung change, once the rung it
+    /// changed to was judged and kept (None while that is pending, and when it is off).
+    settled_after_s: Option<f32>,
+    /// Rung changes so far.
+    changes: u32,
+}
+
+/// The overlays' layout at the last frame, in logical units.
+#[derive(serde::Serialize)]
+struct UiReport {
+    /// The window in logical units.
+    screen: [f32; 2],
+    #[serde(flatten)]
+    layout: crate::ui::layout_log::LayoutLog,
 }
 
 /// Where the player's camera is at the last frame, so a test can tell whether input moved it.

@@ -17,8 +17,9 @@ pub fn load_file(path: &Path) -> Result<SceneAsset, ImportError> {
         .file_name()
         .map(|f| f.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string());
+    // A file that cannot be read is named in full: which one was tried is the question.
     let bytes = crate::file_read::read_capped(path, super::sources::MAX_MODEL_BYTES)
-        .map_err(|e| ImportError::new(&file, format!("read: {e}")))?;
+        .map_err(|e| ImportError::new(&path.display().to_string(), format!("read: {e}")))?;
     load_slice(&file, &bytes, path.parent())
 }
 

@@ -128,3 +128,66 @@ pub fn decoded_bytes(doc: &gltf::Document) -> u64 {
     }
     total
 }
+
+/// Springs (VRM 1.0 springs, VRM 0.x bone-group roots) per model. Each is a chain the runtime
+/// walks every step; real avatars have tens (the bundled Godette 0.x model: see
+/// `tests/hero_springs.rs`).
+pub const MAX_SPRINGS: u64 = 1 << 10;
+
+/// Spring joints per model, over all springs: every joint is simulated at 60 Hz whether or not
+/// anything moves it.
+pub const MAX_SPRING_JOINTS: u64 = 1 << 12;
+
+/// Spring colliders per model.
+pub const MAX_SPRING_COLLIDERS: u64 = 1 << 10;
+
+/// Collider checks per spring step: for each joint, the colliders of the groups its spring names
+/// (a collider named by two of them counted twice). Each is a bounding-sphere test every step,
+/// and up to four push-outs when in reach; 65,536 of them are a few milliseconds a step.
+pub const MAX_SPRING_COLLIDER_TESTS: u64 = 1 << 16;
+
+/// Checks a model's spring bones against the limits above before the runtime is built: the
+/// counts come from the file, and what the runtime allocates and does each step grows with them.
+pub fn check_springs(
+    file: &str,
+    springs: &super::vrm_spring::SpringBoneAsset,
+) -> Result<(), ImportError> {
+    let over = |what: &str, have: u64, limit: u64| {
+        ImportError::new(
+            file,
+            format!("its spring bones have {have} {what}, above the limit of {limit}"),
+        )
+    };
+    let chains = springs.springs.len() as u64;
+    if chains > MAX_SPRINGS {
+        return Err(over("springs", chains, MAX_SPRINGS));
+    }
+    let joints = springs.joint_count() as u64;
+    if joints > MAX_SPRING_JOINTS {
+        return Err(over("joints", joints, MAX_SPRING_JOINTS));
+    }
+    let colliders = springs.colliders.len() as u64;
+    if colliders > MAX_SPRING_COLLIDERS {
+        return Err(over("colliders", colliders, MAX_SPRING_COLLIDERS));
+    }
+    let mut tests = 0u64;
+    for s in &springs.springs {
+        let named: u64 = s
+            .collider_groups
+            .iter()
+            .filter_map(|&g| springs.collider_groups.get(g))
+            .fold(0u64, |n, g| n.saturating_add(g.colliders.len() as u64));
+        tests = tests.saturating_add(named.saturating_mul(s.joints.len() as u64));
+    }
+    if tests > MAX_SPRING_COLLIDER_TESTS {
+        return Err(ImportError::new(
+            file,
+            format!(
+                "its spring bones need {tests} collider checks a step (each joint against the \
+                 colliders of the groups its spring names), above the limit of \
+                 {MAX_SPRING_COLLIDER_TESTS}"
+            ),
+        ));
+    }
+    Ok(())
+}

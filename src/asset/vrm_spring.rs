@@ -9,6 +9,7 @@
 //! in Unity's left-handed space, so their z is flipped (three-vrm does the same).
 
 use super::error::ImportError;
+use super::limits::MAX_SPRING_JOINTS;
 use super::types::NodeAsset;
 use glam::Vec3;
 use serde_json::{Map, Value};
@@ -103,13 +104,16 @@ pub fn read_springs(
     ext: &Map<String, Value>,
     nodes: &[NodeAsset],
 ) -> Result<SpringBoneAsset, ImportError> {
-    if let Some(v1) = ext.get("VRMC_springBone") {
-        return read_v1(file, v1, nodes);
-    }
-    if let Some(v0) = ext.get("VRM").and_then(|v| v.get("secondaryAnimation")) {
-        return read_v0(file, v0, nodes);
-    }
-    Ok(SpringBoneAsset::default())
+    let springs = if let Some(v1) = ext.get("VRMC_springBone") {
+        read_v1(file, v1, nodes)?
+    } else if let Some(v0) = ext.get("VRM").and_then(|v| v.get("secondaryAnimation")) {
+        read_v0(file, v0, nodes)?
+    } else {
+        return Ok(SpringBoneAsset::default());
+    };
+    // Before anything is built from them (`hero::spring_bones`).
+    super::limits::check_springs(file, &springs)?;
+    Ok(springs)
 }
 
 fn err(file: &str, msg: String) -> ImportError {
@@ -380,7 +384,9 @@ fn read_v0(file: &str, v: &Value, nodes: &[NodeAsset]) -> Result<SpringBoneAsset
         for root in array(b, "bones") {
             let root = index(file, &format!("{what} bones"), root, nodes.len(), "node")?;
             let mut joints = Vec::new();
-            expand_v0(file, root, nodes, set, &mut joints)?;
+            // Roots may share a subtree, so the joints are counted as they are made.
+            let room = (MAX_SPRING_JOINTS as usize).saturating_sub(out.joint_count());
+            expand_v0(file, root, nodes, set, &mut joints, room)?;
             out.springs.push(SpringChain {
                 name: format!("{name}: {}", nodes[root].name.as_deref().unwrap_or("?")),
                 joints,
@@ -400,9 +406,20 @@ fn expand_v0(
     nodes: &[NodeAsset],
     set: SpringJointSettings,
     out: &mut Vec<SpringJoint>,
+    room: usize,
 ) -> Result<(), ImportError> {
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
+        if out.len() >= room {
+            return Err(err(
+                file,
+                format!(
+                    "its spring bones have more than {MAX_SPRING_JOINTS} joints (VRM \
+                     secondaryAnimation: every node under a bone group's root is one), above \
+                     the limit of {MAX_SPRING_JOINTS}"
+                ),
+            ));
+        }
         if out.len() > nodes.len() {
             return Err(err(
                 file,

@@ -62,11 +62,16 @@ pub fn read_baseline(path: &Path, kind: CsvKind) -> Result<Vec<BaselineRow>, Str
 pub fn parse_baseline(text: &str, kind: CsvKind) -> Result<Vec<BaselineRow>, (usize, String)> {
     let mut lines = text.lines().enumerate();
     let header = lines.next().map_or("", |(_, l)| l.trim_end_matches('\r'));
-    if header != kind.header() {
-        let other = [CsvKind::Gl, CsvKind::Headless]
+    // A GL file from before the waits were measured reads the same (columns go by name).
+    let kind_of = |header: &str| {
+        [CsvKind::Gl, CsvKind::Headless]
             .into_iter()
-            .find(|k| k.header() == header);
-        let what = match other {
+            .find(|k| k.header() == header)
+            .or((header == super::report::CSV_HEADER_BEFORE_WAITS).then_some(CsvKind::Gl))
+    };
+    let found = kind_of(header);
+    if found != Some(kind) {
+        let what = match found {
             Some(o) => format!(
                 "this is a {} bench.csv and this run is {}; compare runs of one kind",
                 o.name(),
@@ -191,6 +196,19 @@ mod tests {
     const GL: &str = "mode,agents,frames,frame_ms_median,frame_ms_p95,sim_ms_median,anim_ms_median,cull_lod_pack_ms_median,submit_ms_median,draw_calls,triangles,uniform_bytes,visible\n\
 pipeline,100,30,10.0000,12.0000,0.5,,0.2,1.0,5,1000,640,42\n\
 naive,100,3,40.0000,,0.5,0.1,0.2,1.0,5,1000,640,42\n";
+
+    #[test]
+    fn the_current_header_and_the_one_before_the_waits_both_read() {
+        let current = format!(
+            "{}\npipeline,100,30,10.0000,12.0000,0.5,,0.2,1.0,5,1000,640,42,6.0,2.0,0.3\n",
+            super::super::report::CSV_HEADER
+        );
+        let rows = parse_baseline(&current, CsvKind::Gl).expect("parses");
+        assert_eq!((rows.len(), rows[0].median_ms), (1, 10.0));
+        // GL is written with the older header.
+        assert!(GL.starts_with(super::super::report::CSV_HEADER_BEFORE_WAITS));
+        assert_eq!(parse_baseline(GL, CsvKind::Gl).map(|r| r.len()), Ok(2));
+    }
 
     #[test]
     fn rows_are_read_by_column_name_with_empty_optional_cells() {

@@ -1,10 +1,12 @@
 //! How long a benchmark will take, said before it starts and kept up to date while it runs.
 //!
-//! Before measuring, each mode is timed for a few frames at two small crowds (half the
-//! smallest size and the smallest size); a straight line through the two, fixed cost plus cost
-//! per person, gives every run's frame time. Software renderers are linear in people to within
-//! a factor of about two, which is what an estimate needs. While running, the time left is the
-//! estimate of the runs left scaled by how far the finished work ran over or under its estimate.
+//! Before measuring, each mode is timed at the smallest and the largest size (a frame to
+//! settle, then three timed, and what setting up a run and saving its last frame cost); a
+//! straight line through the two, fixed cost plus cost per person, gives every run's frame time
+//! and setup. Interpolating between sizes measured, rather than extrapolating from two small
+//! ones, keeps a renderer whose cost per person only shows in large crowds from being
+//! underestimated. While running, the time left is the estimate of the work left scaled by how
+//! far the finished work (warm-up frames and setup included) ran over or under its estimate.
 
 use crate::clock::Instant;
 
@@ -38,11 +40,27 @@ impl CostModel {
     }
 }
 
-/// The two crowd sizes calibration times: half the smallest size (at least 1) and the smallest.
-/// Both fit the level, since the largest size was checked.
+/// What one run costs: its frames and its setup (a new crowd, the renderer's state for the
+/// mode, the last frame's picture).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RunCost {
+    pub frame: CostModel,
+    pub setup: CostModel,
+}
+
+impl RunCost {
+    /// Milliseconds of a run of `frames` frames (warm-up included) at `agents`.
+    pub fn run_ms(&self, agents: u32, frames: u32) -> f64 {
+        self.frame.frame_ms(agents) * f64::from(frames) + self.setup.frame_ms(agents)
+    }
+}
+
+/// The two crowd sizes calibration times: the smallest and the largest asked for (both fit
+/// the level, since the largest size was checked).
 pub fn calibration_sizes(sizes: &[u32]) -> (u32, u32) {
     let smallest = sizes.iter().copied().min().unwrap_or(1).max(1);
-    ((smallest / 2).max(1), smallest)
+    let largest = sizes.iter().copied().max().unwrap_or(1).max(1);
+    (smallest, largest)
 }
 
 /// "under 1 s", "45 s", "4 min 05 s", "2 h 10 min".
@@ -99,48 +117,62 @@ impl Progress {
         (planned_left * pace).max(0.0)
     }
 
-    /// Reports measured frame `frame` (0-based) of `frames` of the current run.
-    pub fn frame(&self, what: &str, agents: u32, frame: u32, frames: u32) {
+    /// After frame `i` (0-based) of the current run's `total` (the first `warmup` of them not
+    /// measured): a line on stderr at the first measured frame, each quarter and the last.
+    pub fn frame(&self, what: &str, agents: u32, i: u32, total: u32, warmup: u32) {
+        let elapsed = self.started.elapsed().as_secs_f64() * 1000.0;
+        if let Some(line) = self.line(what, agents, (i, total, warmup), elapsed) {
+            eprintln!("{line}");
+        }
+    }
+
+    /// The progress line after frame `i` of `total` (`warmup` first), `elapsed_ms` since the
+    /// plan was announced. The share of the run done counts the warm-up, which took time like
+    /// any frame.
+    fn line(
+        &self,
+        what: &str,
+        agents: u32,
+        (i, total, warmup): (u32, u32, u32),
+        elapsed_ms: f64,
+    ) -> Option<String> {
+        let frame = i.checked_sub(warmup)?;
+        let frames = total.saturating_sub(warmup);
         let quarter = (frames / 4).max(1);
         if !(frame == 0 || frame.is_multiple_of(quarter) || frame + 1 == frames) {
-            return;
+            return None;
         }
         let runs = self.planned.len();
-        let share = f64::from(frame + 1) / f64::from(frames.max(1));
-        let elapsed = self.started.elapsed().as_secs_f64() * 1000.0;
-        let left = self.left_ms(share, elapsed);
+        let share = f64::from(i + 1) / f64::from(total.max(1));
+        let left = self.left_ms(share, elapsed_ms);
         let left = if left < 500.0 {
             "nearly done".to_string()
         } else {
             format!("about {} left", format_duration(left))
         };
-        eprintln!(
+        Some(format!(
             "bench [{}/{runs}] {what} {agents} agents: frame {}/{frames}, {} spent, {left}",
             self.done + 1,
             frame + 1,
-            format_duration(elapsed),
-        );
+            format_duration(elapsed_ms),
+        ))
     }
 }
 
-/// The plan of a whole run from each mode's cost model (`models`, in run order within a size),
+/// The plan of a whole run from each mode's costs (`models`, in run order within a size),
 /// announced on stderr before any measuring: how many runs, of how many frames, how long.
 /// `small` and `large` are the calibration sizes, `what` names a model's kind ("mode",
 /// "variant").
 pub fn announce_plan(
     sizes: &[u32],
-    models: &[CostModel],
+    models: &[RunCost],
     frames: u32,
     (small, large): (u32, u32),
     what: &str,
 ) -> Progress {
     let plan = sizes
         .iter()
-        .flat_map(|&n| {
-            models
-                .iter()
-                .map(move |m| m.frame_ms(n) * f64::from(frames))
-        })
+        .flat_map(|&n| models.iter().map(move |m| m.run_ms(n, frames)))
         .collect();
     let progress = Progress::new(plan);
     eprintln!(
@@ -170,9 +202,40 @@ mod tests {
     }
 
     #[test]
-    fn calibration_uses_the_smallest_size_and_half_of_it() {
-        assert_eq!(calibration_sizes(&[1000, 100, 300]), (50, 100));
+    fn calibration_spans_the_sizes_asked_for() {
+        assert_eq!(calibration_sizes(&[1000, 100, 300]), (100, 1000));
         assert_eq!(calibration_sizes(&[1]), (1, 1));
+    }
+
+    #[test]
+    fn a_run_costs_its_frames_and_its_setup() {
+        let cost = RunCost {
+            frame: CostModel::fit((100, 20.0), (1000, 200.0)),
+            setup: CostModel::fit((100, 50.0), (1000, 140.0)),
+        };
+        // 13 frames of 110 ms and a 95 ms setup at 550 people.
+        assert_approx!(cost.run_ms(550, 13), 13.0 * 110.0 + 95.0, 1e-6);
+    }
+
+    #[test]
+    fn warm_up_frames_count_as_work_done() {
+        // One run of 4 warm-up and 4 measured frames planned at 10 s each, going at plan:
+        // after the first measured frame 50 s were spent and 30 s are left (counting only the
+        // measured frames as done said 2 min 30 s).
+        let p = Progress::new(vec![80_000.0]);
+        assert_eq!(
+            p.line("pipeline", 100, (3, 8, 4), 40_000.0),
+            None,
+            "warm-up"
+        );
+        assert_eq!(
+            p.line("pipeline", 100, (4, 8, 4), 50_000.0).as_deref(),
+            Some("bench [1/1] pipeline 100 agents: frame 1/4, 50 s spent, about 30 s left")
+        );
+        assert_eq!(
+            p.line("pipeline", 100, (7, 8, 4), 80_000.0).as_deref(),
+            Some("bench [1/1] pipeline 100 agents: frame 4/4, 1 min 20 s spent, nearly done")
+        );
     }
 
     #[test]

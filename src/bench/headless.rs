@@ -2,9 +2,10 @@
 //! (unless `--no-sim-lod`), each with its phases, plus culling and packing; no window.
 
 use super::args::{BenchArgs, BenchMode};
-use super::estimate::{announce_plan, calibration_sizes, CostModel};
-use super::report::{SimRow, SimSamples};
+use super::estimate::{announce_plan, calibration_sizes, CostModel, RunCost};
+use super::report::{sim_csv, SimRow, SimSamples};
 use super::{bench_game, camera_for_frame, timed_cpu_frame, Machine, PackedCrowd, BENCH_ASPECT};
+use crate::clock::Instant;
 use crate::game::{Game, SimViewPolicy};
 use crate::level::Level;
 
@@ -53,18 +54,21 @@ fn frame(
     timed_cpu_frame(game, BenchMode::Pipeline, &camera, packed)
 }
 
-/// Mean frame time (ms) of `variant` at `agents`: one frame to settle, then two timed.
-fn calibrate(level: &Level, seed: u64, variant: SimVariant, agents: u32) -> f64 {
+/// Mean frame time (ms) of `variant` at `agents` (one frame to settle, then three timed), and
+/// what setting the run up took.
+fn calibrate(level: &Level, seed: u64, variant: SimVariant, agents: u32) -> (f64, f64) {
+    let setup_start = Instant::now();
     let mut game = variant_game(level, agents, seed, variant);
+    let setup = setup_start.elapsed().as_secs_f64() * 1000.0;
     let mut packed = PackedCrowd::default();
     let mut sum = 0.0;
-    for i in 0..3 {
-        let (sim, cull, _) = frame(&mut game, level, (i, 3), &mut packed);
+    for i in 0..4 {
+        let (sim, cull, _) = frame(&mut game, level, (i, 4), &mut packed);
         if i > 0 {
             sum += sim + cull;
         }
     }
-    sum / 2.0
+    (sum / 3.0, setup)
 }
 
 pub fn run_headless(args: &BenchArgs, level: &Level) -> HeadlessRun {
@@ -77,14 +81,15 @@ pub fn run_headless(args: &BenchArgs, level: &Level) -> HeadlessRun {
     let (warmup, frames) = (args.warmup(), args.frames());
     let total = warmup + frames;
     let (small, large) = calibration_sizes(args.sizes());
-    let models: Vec<CostModel> = variants
+    let models: Vec<RunCost> = variants
         .iter()
         .map(|&v| {
-            let at_small = calibrate(level, args.seed, v, small);
-            CostModel::fit(
-                (small, at_small),
-                (large, calibrate(level, args.seed, v, large)),
-            )
+            let (frame_small, setup_small) = calibrate(level, args.seed, v, small);
+            let (frame_large, setup_large) = calibrate(level, args.seed, v, large);
+            RunCost {
+                frame: CostModel::fit((small, frame_small), (large, frame_large)),
+                setup: CostModel::fit((small, setup_small), (large, setup_large)),
+            }
         })
         .collect();
     let mut progress = announce_plan(args.sizes(), &models, total, (small, large), "variant");
@@ -99,10 +104,11 @@ pub fn run_headless(args: &BenchArgs, level: &Level) -> HeadlessRun {
                 let (sim, cull, visible) = frame(&mut game, level, (i, total), &mut packed);
                 if i >= warmup {
                     s.push(sim, cull, visible, game.agents.timings());
-                    progress.frame(variant.name(), agents, i - warmup, frames);
                 }
+                progress.frame(variant.name(), agents, i, total, warmup);
             }
             rows.push(s.row(variant, agents, game.agents.close_pairs(0.35), &machine));
+            super::save_rows_so_far(args, &sim_csv(&rows));
             progress.run_done();
         }
     }

@@ -13,7 +13,7 @@ use crate::clock::Instant;
 
 use glam::Vec3;
 
-use crate::files::write_atomic;
+use crate::files::{write_atomic, write_set};
 use crate::game::{FrameInput, Game, GameOptions};
 use crate::level::{CameraMode, CameraStart, Level};
 use crate::view::camera::CameraRig;
@@ -22,7 +22,7 @@ use crate::view::lod::Lod;
 use crate::view::markers::{pack_markers, PackOptions, MARKER_FLOATS};
 use args::{BenchArgs, BenchMode};
 use baseline::BaselineRow;
-use report::{median, spread_quantile, BenchRow};
+use report::{median, spread_quantile, BenchRow, FrameWaits};
 
 /// Simulated seconds per benchmark frame: fixed, so every run does the same work.
 pub const BENCH_DT: f64 = 1.0 / 60.0;
@@ -68,6 +68,9 @@ pub struct RunSamples {
     pub anim: Vec<f64>,
     pub cull: Vec<f64>,
     pub submit: Vec<f64>,
+    /// glFinish after the submit, and `next_frame` (GL runs only).
+    pub gpu_wait: Vec<f64>,
+    pub present: Vec<f64>,
     pub draw_calls: u64,
     pub triangles: u64,
     pub uniform_bytes: u64,
@@ -76,25 +79,37 @@ pub struct RunSamples {
 
 impl RunSamples {
     pub fn row(&self, mode: BenchMode, agents: u32) -> BenchRow {
+        let frame_ms_median = median(&self.frame);
+        let submit_ms_median = if self.submit.is_empty() {
+            0.0
+        } else {
+            median(&self.submit)
+        };
+        let (sim, cull) = (median(&self.sim), median(&self.cull));
+        let waits = (!self.gpu_wait.is_empty()).then(|| {
+            FrameWaits::rest_of(
+                frame_ms_median,
+                sim + cull + submit_ms_median,
+                median(&self.gpu_wait),
+                median(&self.present),
+            )
+        });
         BenchRow {
             mode: mode.name().to_string(),
             agents,
             frames: self.frame.len() as u32,
-            frame_ms_median: median(&self.frame),
+            frame_ms_median,
             frame_ms_p5: spread_quantile(&self.frame, 0.05),
             frame_ms_p95: spread_quantile(&self.frame, 0.95),
-            sim_ms_median: median(&self.sim),
+            sim_ms_median: sim,
             anim_ms_median: (!self.anim.is_empty()).then(|| median(&self.anim)),
-            cull_lod_pack_ms_median: median(&self.cull),
-            submit_ms_median: if self.submit.is_empty() {
-                0.0
-            } else {
-                median(&self.submit)
-            },
+            cull_lod_pack_ms_median: cull,
+            submit_ms_median,
             draw_calls: self.draw_calls,
             triangles: self.triangles,
             uniform_bytes: self.uniform_bytes,
             visible: self.visible,
+            waits,
         }
     }
 }
@@ -195,6 +210,20 @@ fn build_commit() -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
+/// Where the rows measured so far are kept while a benchmark runs.
+pub const PARTIAL_CSV: &str = "bench.partial.csv";
+
+/// Writes the rows measured so far to `bench.partial.csv`, after each run: a benchmark killed
+/// halfway keeps what it measured, while the last complete run's bench.csv, plot and metadata
+/// stay a set (`write_outputs` replaces them together and then removes the partial file). A
+/// failure is said once per run and measuring goes on (the final write says it again, and
+/// fails the command).
+pub fn save_rows_so_far(args: &BenchArgs, csv: &str) {
+    if let Err(e) = write_atomic(&args.out.join(PARTIAL_CSV), csv.as_bytes()) {
+        eprintln!("throng bench: {e} (the rows so far are not saved; measuring goes on)");
+    }
+}
+
 /// What one run writes besides its measurements.
 pub struct OutputExtras<'a> {
     /// The plot's title, subtitle (where and when it was measured) and what it timed.
@@ -214,18 +243,28 @@ pub fn write_outputs(
     plotted: &[BenchRow],
     extras: &OutputExtras,
 ) -> Result<Vec<std::path::PathBuf>, String> {
-    let csv_path = args.out.join("bench.csv");
-    write_atomic(&csv_path, csv.as_bytes())?;
-    let json = args.out.join("bench.json");
-    write_atomic(&json, extras.meta.as_bytes())?;
-    let png = args.out.join("bench.png");
-    plot::chart(plotted, extras.baseline, &extras.text).write_png(&png)?;
-    let mut written = vec![csv_path, json, png];
+    // One set (`files::write_set`): every file is replaced, or none is when one cannot be
+    // written, so bench.csv never sits beside another run's plot or metadata.
+    let mut files = vec![(
+        args.out.join("bench.png"),
+        plot::chart(plotted, extras.baseline, &extras.text).png()?,
+    )];
     if !extras.baseline.is_empty() {
-        let ratio = args.out.join("bench-vs-baseline.png");
-        plot::ratio_chart(plotted, extras.baseline, &extras.text).write_png(&ratio)?;
-        written.push(ratio);
+        files.push((
+            args.out.join("bench-vs-baseline.png"),
+            plot::ratio_chart(plotted, extras.baseline, &extras.text).png()?,
+        ));
     }
+    files.push((args.out.join("bench.json"), extras.meta.as_bytes().to_vec()));
+    // The table scripts read goes last.
+    files.push((args.out.join("bench.csv"), csv.as_bytes().to_vec()));
+    let mut written = write_set(&files)?;
+    // The complete set is written: the rows kept for a killed run are no longer needed.
+    let _ = std::fs::remove_file(args.out.join(PARTIAL_CSV));
+    // Listed for the log as before: the table, its metadata, then the plots.
+    written.reverse();
+    let plots = written.split_off(2);
+    written.extend(plots.into_iter().rev());
     Ok(written)
 }
 
@@ -274,6 +313,7 @@ mod tests {
             triangles: 1000,
             uniform_bytes: 64,
             visible: 90,
+            waits: None,
         }
     }
 
@@ -296,6 +336,43 @@ mod tests {
                 });
             }
         });
+        let mut left: Vec<_> = std::fs::read_dir(dir.path())
+            .expect("read dir")
+            .map(|e| e.expect("entry").file_name())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["bench.csv", "bench.json", "bench.png"]);
+    }
+
+    #[test]
+    fn a_run_with_a_plot_that_cannot_be_written_replaces_none_of_its_files() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let args = bench_args(dir.path());
+        let rows = [sample_row()];
+        let csv = report::to_csv(&rows);
+        let written = write_outputs(&args, &csv, &rows, &extras("first")).expect("written");
+        assert_eq!(
+            written,
+            ["bench.csv", "bench.json", "bench.png"].map(|n| dir.path().join(n))
+        );
+        std::fs::remove_file(dir.path().join("bench.png")).expect("rm");
+        std::fs::create_dir(dir.path().join("bench.png")).expect("mkdir");
+        let mut second = sample_row();
+        second.agents = 4321;
+        let seconds = [second];
+        let e = write_outputs(
+            &args,
+            &report::to_csv(&seconds),
+            &seconds,
+            &extras("second"),
+        )
+        .expect_err("bench.png is a folder");
+        assert!(e.ends_with("bench.png: a folder has that name"), "{e}");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("bench.csv")).expect("csv"),
+            csv,
+            "the table of the last run stays with it"
+        );
         let mut left: Vec<_> = std::fs::read_dir(dir.path())
             .expect("read dir")
             .map(|e| e.expect("entry").file_name())

@@ -24,6 +24,33 @@ pub struct BenchRow {
     pub triangles: u64,
     pub uniform_bytes: u64,
     pub visible: u64,
+    /// Where the rest of the frame went (GL runs; None headless and in older baselines).
+    pub waits: Option<FrameWaits>,
+}
+
+/// The part of a GL frame after the submit, medians in ms: waiting for the GPU to finish
+/// (glFinish: on a software renderer, the drawing itself), presenting (the swap and the
+/// window's events, in `next_frame`), and what is left of the median frame after every
+/// measured part, so that a row adds up: frame = sim + cull + submit + gpu wait + present +
+/// other (anim is inside sim and cull, not added again).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FrameWaits {
+    pub gpu_wait_ms: f64,
+    pub present_ms: f64,
+    pub other_ms: f64,
+}
+
+impl FrameWaits {
+    /// The waits measured, and `other` as the rest of the median frame `frame_ms` after
+    /// `parts` (the medians of sim, cull and submit). Medians do not add exactly, so `other`
+    /// may be slightly negative: shown as measured, never hidden.
+    pub fn rest_of(frame_ms: f64, parts: f64, gpu_wait_ms: f64, present_ms: f64) -> FrameWaits {
+        FrameWaits {
+            gpu_wait_ms,
+            present_ms,
+            other_ms: frame_ms - parts - gpu_wait_ms - present_ms,
+        }
+    }
 }
 
 impl BenchRow {
@@ -44,6 +71,7 @@ impl BenchRow {
             triangles: 0,
             uniform_bytes: 0,
             visible: 0,
+            waits: None,
         }
     }
 }
@@ -73,7 +101,9 @@ fn shown(v: Option<f64>, width: usize) -> String {
     )
 }
 
-pub const CSV_HEADER: &str = "mode,agents,frames,frame_ms_median,frame_ms_p95,sim_ms_median,anim_ms_median,cull_lod_pack_ms_median,submit_ms_median,draw_calls,triangles,uniform_bytes,visible";
+pub const CSV_HEADER: &str = "mode,agents,frames,frame_ms_median,frame_ms_p95,sim_ms_median,anim_ms_median,cull_lod_pack_ms_median,submit_ms_median,draw_calls,triangles,uniform_bytes,visible,gpu_wait_ms_median,present_ms_median,other_ms_median";
+/// The GL header before the waits were measured: still read as a baseline.
+pub const CSV_HEADER_BEFORE_WAITS: &str = "mode,agents,frames,frame_ms_median,frame_ms_p95,sim_ms_median,anim_ms_median,cull_lod_pack_ms_median,submit_ms_median,draw_calls,triangles,uniform_bytes,visible";
 
 /// One size × simulation variant of the headless benchmark: the step and its phases
 /// (medians over the measured frames, wall-clock milliseconds).
@@ -269,6 +299,7 @@ pub fn sim_rows_for_plot(rows: &[SimRow]) -> Vec<BenchRow> {
             triangles: 0,
             uniform_bytes: 0,
             visible: r.visible,
+            waits: None,
         })
         .collect()
 }
@@ -294,7 +325,7 @@ pub fn to_csv(rows: &[BenchRow]) -> String {
     for r in rows {
         let _ = writeln!(
             s,
-            "{},{},{},{:.4},{},{:.4},{},{:.4},{:.4},{},{},{},{}",
+            "{},{},{},{:.4},{},{:.4},{},{:.4},{:.4},{},{},{},{},{},{},{}",
             r.mode,
             r.agents,
             r.frames,
@@ -307,7 +338,10 @@ pub fn to_csv(rows: &[BenchRow]) -> String {
             r.draw_calls,
             r.triangles,
             r.uniform_bytes,
-            r.visible
+            r.visible,
+            cell(r.waits.map(|w| w.gpu_wait_ms)),
+            cell(r.waits.map(|w| w.present_ms)),
+            cell(r.waits.map(|w| w.other_ms)),
         );
     }
     s
@@ -316,7 +350,7 @@ pub fn to_csv(rows: &[BenchRow]) -> String {
 /// A fixed-width table with, per size, how many times slower each mode is than the first.
 pub fn table(rows: &[BenchRow]) -> String {
     let mut s = format!(
-        "{:<10} {:>8} {:>10} {:>9} {:>8} {:>8} {:>9} {:>9} {:>8} {:>11} {:>9} {:>8}\n",
+        "{:<11} {:>8} {:>10} {:>9} {:>8} {:>8} {:>9} {:>9} {:>9} {:>10} {:>8} {:>8} {:>11} {:>9} {:>8}\n",
         "mode",
         "agents",
         "frame ms",
@@ -325,6 +359,9 @@ pub fn table(rows: &[BenchRow]) -> String {
         "anim ms",
         "cull ms",
         "submit ms",
+        "gpu wait",
+        "present ms",
+        "other ms",
         "draws",
         "triangles",
         "visible",
@@ -338,7 +375,7 @@ pub fn table(rows: &[BenchRow]) -> String {
             .unwrap_or_default();
         let _ = writeln!(
             s,
-            "{:<10} {:>8} {:>10.2} {} {:>8.2} {} {:>9.2} {:>9.2} {:>8} {:>11} {:>9} {:>8}",
+            "{:<11} {:>8} {:>10.2} {} {:>8.2} {} {:>9.2} {:>9.2} {} {} {} {:>8} {:>11} {:>9} {:>8}",
             r.mode,
             r.agents,
             r.frame_ms_median,
@@ -347,10 +384,19 @@ pub fn table(rows: &[BenchRow]) -> String {
             shown(r.anim_ms_median, 8),
             r.cull_lod_pack_ms_median,
             r.submit_ms_median,
+            shown(r.waits.map(|w| w.gpu_wait_ms), 9),
+            shown(r.waits.map(|w| w.present_ms), 10),
+            shown(r.waits.map(|w| w.other_ms), 8),
             r.draw_calls,
             r.triangles,
             r.visible,
             ratio
+        );
+    }
+    if rows.iter().any(|r| r.waits.is_some()) {
+        s.push_str(
+            "frame = sim + cull + submit + gpu wait + present + other (medians; anim is inside \
+             sim and cull)\n",
         );
     }
     s
@@ -376,6 +422,7 @@ mod tests {
             triangles: 1000,
             uniform_bytes: 640,
             visible: 42,
+            waits: Some(FrameWaits::rest_of(ms, 1.75, 0.1, 0.05)),
         }
     }
 
@@ -394,6 +441,7 @@ mod tests {
         let few = BenchRow {
             frame_ms_p95: None,
             anim_ms_median: None,
+            waits: None,
             ..row("naive", 1000, 2.0)
         };
         let csv = to_csv(&[row("pipeline", 1000, 2.0), few]);
@@ -401,11 +449,14 @@ mod tests {
         assert_eq!(lines.next(), Some(CSV_HEADER));
         assert_eq!(
             lines.next(),
-            Some("pipeline,1000,10,2.0000,3.0000,0.5000,0.2000,0.2500,1.0000,5,1000,640,42")
+            Some(
+                "pipeline,1000,10,2.0000,3.0000,0.5000,0.2000,0.2500,1.0000,5,1000,640,42,\
+                 0.1000,0.0500,0.1000"
+            )
         );
         assert_eq!(
             lines.next(),
-            Some("naive,1000,10,2.0000,,0.5000,,0.2500,1.0000,5,1000,640,42")
+            Some("naive,1000,10,2.0000,,0.5000,,0.2500,1.0000,5,1000,640,42,,,")
         );
     }
 
@@ -425,6 +476,27 @@ mod tests {
             line.contains("      2.00       n/a     0.50     0.20 "),
             "{t}"
         );
+    }
+
+    #[test]
+    fn a_row_of_the_table_adds_up_to_its_frame() {
+        // 943 ms of frame: 0.3 sim, 1.2 cull, 373 submit, 520 waiting for the GPU, 40 present.
+        let r = BenchRow {
+            sim_ms_median: 0.3,
+            cull_lod_pack_ms_median: 1.2,
+            submit_ms_median: 373.0,
+            waits: Some(FrameWaits::rest_of(943.0, 0.3 + 1.2 + 373.0, 520.0, 40.0)),
+            ..row("pipeline", 1000, 943.0)
+        };
+        let w = r.waits.expect("waits");
+        assert_approx!(w.other_ms, 8.5, 1e-6);
+        let t = table(&[r]);
+        let line = t.lines().nth(1).unwrap_or("");
+        assert!(
+            line.contains("   373.00    520.00      40.00     8.50 "),
+            "{t}"
+        );
+        assert!(t.contains("frame = sim + cull + submit + gpu wait + present + other"));
     }
 
     #[test]

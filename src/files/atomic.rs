@@ -46,7 +46,12 @@ impl WriteError {
 
 impl fmt::Display for WriteError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot write {}: {}", self.path.display(), self.reason)
+        write!(
+            f,
+            "cannot write {}: {}",
+            crate::shown::shown_path(&self.path),
+            crate::shown::one_line(&self.reason)
+        )
     }
 }
 
@@ -76,6 +81,118 @@ pub fn write_atomic_with<E: fmt::Display>(
 /// [`StagedFile::commit`], so several files can all be written before any of them appears.
 pub fn stage(path: &Path, bytes: &[u8]) -> Result<StagedFile, WriteError> {
     stage_through(path, buffered, |w| w.write_all(bytes))
+}
+
+/// Writes several files as one set: every file is written in full under its temporary name
+/// first, and only then are they renamed into place, in the order given (put the file a reader
+/// looks for first, a manifest say, last). A failure while writing leaves every final name as
+/// it was; nothing of the set appears. Returns the final paths.
+pub fn write_set(
+    files: &[(impl AsRef<Path>, impl AsRef<[u8]>)],
+) -> Result<Vec<PathBuf>, WriteError> {
+    let mut staged = Vec::with_capacity(files.len());
+    for (path, bytes) in files {
+        staged.push(stage(path.as_ref(), bytes.as_ref())?);
+    }
+    let mut out = Vec::with_capacity(staged.len());
+    for file in staged {
+        let dest = file.path().to_path_buf();
+        file.commit()?;
+        out.push(dest);
+    }
+    Ok(out)
+}
+
+/// What [`replace_in_place`] wrote: the file itself (the target when `path` is a link).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replaced {
+    pub file: PathBuf,
+}
+
+/// Replaces the contents of an existing file a user owns (a level saved from the game) the way
+/// an editor would: through a symbolic link to the file it names (the link stays a link), with
+/// the file's permissions and owner kept, and refused when the file is read-only (its mode
+/// allows no one to write it), since that is the user's choice and root could override it. The
+/// write itself is atomic, as [`write_atomic`]'s. `backup`, when given, first receives `old`
+/// (the text the file held) with the same permissions and owner, beside the real file.
+pub fn replace_in_place(
+    path: &Path,
+    bytes: &[u8],
+    backup: Option<(&Path, &[u8])>,
+) -> Result<Replaced, WriteError> {
+    // Every link in the chain is followed to the file itself.
+    let file = std::fs::canonicalize(path).map_err(|e| WriteError::new(path, e))?;
+    let meta = std::fs::metadata(&file).map_err(|e| WriteError::new(path, e))?;
+    if !meta.is_file() {
+        return Err(WriteError::new(path, "it is not a regular file"));
+    }
+    if meta.permissions().readonly() {
+        return Err(WriteError::new(
+            path,
+            format!(
+                "the file is read-only (mode {}); make it writable to save over it",
+                mode_text(&meta)
+            ),
+        ));
+    }
+    let like = Some(&meta);
+    if let Some((backup, old)) = backup {
+        stage_like(backup, old, like)?.commit()?;
+    }
+    stage_like(&file, bytes, like)?.commit()?;
+    Ok(Replaced { file })
+}
+
+#[cfg(unix)]
+fn mode_text(meta: &std::fs::Metadata) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    format!("{:04o}", meta.permissions().mode() & 0o7777)
+}
+
+#[cfg(not(unix))]
+fn mode_text(_meta: &std::fs::Metadata) -> String {
+    "read-only".to_string()
+}
+
+/// Stages `bytes` for `path` with the permissions and owner of `like`.
+fn stage_like(
+    path: &Path,
+    bytes: &[u8],
+    like: Option<&std::fs::Metadata>,
+) -> Result<StagedFile, WriteError> {
+    let file = stage_through(path, buffered, |w| w.write_all(bytes))?;
+    if let Some(meta) = like {
+        // On failure the staged file is dropped, which removes the temporary.
+        copy_owner_and_mode(&file.temp, meta).map_err(|e| WriteError::new(path, e))?;
+    }
+    Ok(file)
+}
+
+/// Gives the temporary file the owner and mode of the file it replaces. The owner first: a
+/// change of owner may clear set-id bits, which the mode then restores. An owner this process
+/// may not give (another user's file) is an error: the saved file would otherwise silently
+/// change hands.
+#[cfg(unix)]
+fn copy_owner_and_mode(temp: &Path, meta: &std::fs::Metadata) -> Result<(), String> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let mine = std::fs::metadata(temp).map_err(|e| e.to_string())?;
+    if (mine.uid(), mine.gid()) != (meta.uid(), meta.gid()) {
+        std::os::unix::fs::chown(temp, Some(meta.uid()), Some(meta.gid())).map_err(|e| {
+            format!(
+                "cannot keep the file's owner (user {}, group {}): {e}",
+                meta.uid(),
+                meta.gid()
+            )
+        })?;
+    }
+    let mode = meta.permissions().mode() & 0o7777;
+    std::fs::set_permissions(temp, std::fs::Permissions::from_mode(mode))
+        .map_err(|e| format!("cannot keep the file's permissions ({mode:04o}): {e}"))
+}
+
+#[cfg(not(unix))]
+fn copy_owner_and_mode(temp: &Path, meta: &std::fs::Metadata) -> Result<(), String> {
+    std::fs::set_permissions(temp, meta.permissions()).map_err(|e| e.to_string())
 }
 
 /// Proves that files can be created in `dir` (an existing folder, writable even where

@@ -8,7 +8,8 @@ mod out_dir;
 mod screen_image;
 
 pub use atomic::{
-    check_writable_dir, stage, write_atomic, write_atomic_with, StagedFile, WriteError, TEMP_MARKER,
+    check_writable_dir, replace_in_place, stage, write_atomic, write_atomic_with, write_set,
+    Replaced, StagedFile, WriteError, TEMP_MARKER,
 };
 pub use out_dir::prepare_out_dir;
 pub use screen_image::{encode_screen_image, ScreenImageFormat};

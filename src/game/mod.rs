@@ -12,6 +12,9 @@ use clock::{FixedStepClock, FrameSteps};
 /// Simulation steps per second.
 pub const SIM_RATE: f64 = 60.0;
 
+/// Notes kept for the player until read (`Game::take_notes`).
+const MAX_NOTES: usize = 8;
+
 /// Command-line choices that outlive level reloads.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct GameOptions {
@@ -102,6 +105,9 @@ pub struct Game {
     /// Wall time a glide started and how long it lasts, for the editor's playhead.
     glide_span: (f32, f32),
     pending_disturbance: Option<glam::Vec2>,
+    /// What the commands carried out said, for the player (`take_notes`): a command whose
+    /// effect may not show (a scatter off screen, a glide's target) still answers.
+    notes: Vec<String>,
     /// Every eased change on screen goes through this one scheduler (single writer).
     pub motion: Animator<Motion>,
     next_poi: usize,
@@ -153,6 +159,7 @@ impl Game {
             glide_easing: Easing::parse("cubicBezier(.65,0,.35,1)").unwrap_or(Easing::Linear),
             glide_span: (0.0, 0.0),
             pending_disturbance: None,
+            notes: Vec::new(),
             motion: Animator::new(AnimatorOptions::default()),
             next_poi: 0,
             gliding: false,
@@ -378,6 +385,11 @@ impl Game {
         self.reload_count = count;
     }
 
+    /// What the commands of the frames since the last call said (oldest first).
+    pub fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
+    }
+
     /// One rendered frame: apply commands, move the camera, run the fixed steps due.
     pub fn frame(&mut self, frame_seconds: f64, input: &FrameInput) -> FrameSteps {
         for action in &input.actions {
@@ -391,22 +403,44 @@ impl Game {
                 Action::ResetCamera => self.camera = CameraRig::from_start(&self.level.camera),
                 Action::GlideToNextPoi => {
                     let pois = &self.level.points_of_interest;
-                    if !pois.is_empty() {
-                        let p = pois[self.next_poi % pois.len()].position;
+                    if pois.is_empty() {
+                        self.notes
+                            .push("no points of interest in this level to glide to".into());
+                    } else {
+                        let i = self.next_poi % pois.len();
+                        let (p, n) = (pois[i].position, pois.len());
+                        self.notes.push(format!(
+                            "gliding to \"{}\" (point of interest {} of {n})",
+                            pois[i].name,
+                            i + 1
+                        ));
                         self.next_poi += 1;
                         self.glide_to(glam::Vec3::new(p.x, 1.0, p.y), 18.0);
                     }
                 }
                 Action::GlideTo(p) => {
                     let d = self.camera.orbit.distance.min(30.0);
+                    self.notes
+                        .push(format!("gliding to ({:.1}, {:.1})", p.x, p.z));
                     self.glide_to(*p, d);
                 }
                 Action::Disturb => {
                     let focus = self.camera.shadow_focus().0;
+                    let when = if self.clock.paused() {
+                        " when the simulation runs again (paused)"
+                    } else {
+                        ""
+                    };
+                    self.notes.push(format!(
+                        "scattering people around ({:.1}, {:.1}), the camera's focus{when}",
+                        focus.x, focus.z
+                    ));
                     self.pending_disturbance = Some(glam::Vec2::new(focus.x, focus.z));
                 }
                 Action::ToggleFollow => {
                     if let Some(h) = &self.hero {
+                        // A new follow view starts where it is clear, not eased from the last.
+                        self.follow_clearance = Default::default();
                         self.gliding = false;
                         self.motion.cancel(&Motion::CameraGlide);
                         self.camera.toggle_follow(h.focus_point());
@@ -419,6 +453,9 @@ impl Game {
                 }
             }
         }
+        // Nobody may read them (the bench, a test): keep the newest few.
+        let extra = self.notes.len().saturating_sub(MAX_NOTES);
+        self.notes.drain(..extra);
         self.hero_intent = if self.camera.mode == crate::level::CameraMode::Follow {
             let m = input.camera.movement;
             crate::hero::controller::MoveIntent {
@@ -505,18 +542,9 @@ impl Game {
     /// game holds them).
     fn turn_heads(&mut self, dt: f32) {
         let face = self.hero.as_ref().map(hero_face);
-        let models = &self.level.crowd.models;
-        let a = &self.agents;
-        let eye_height = |i: usize| {
-            let h = a
-                .variant
-                .get(i)
-                .and_then(|v| models.get(v.model as usize))
-                .map_or(1.7, |m| m.height);
-            h * crate::crowd::head_turn::EYE_HEIGHT_SHARE * crate::view::crowd_pack::person_scale(i)
-        };
+        let (level, a) = (&self.level, &self.agents);
         self.head_turns
-            .update(&a.pos, &a.heading, eye_height, face, dt);
+            .update(&a.pos, &a.heading, |i| head_height(level, a, i), face, dt);
     }
 
     /// Moves the hero through simulated time the crowd had to skip (the clock dropped it): the
@@ -543,23 +571,30 @@ impl Game {
         self.hero_seconds
     }
 
-    /// Pulls the follow camera in when people or props stand between it and the hero, so it
-    /// never ends up inside them (their heads would fill the screen); eases back out after.
+    /// Places the follow camera clear of people, props and faces: pulled in when props stand
+    /// between it and the hero or it would stand inside someone, lifted over heads that would
+    /// come near the lens (they would fill the screen); eased back after.
     fn keep_follow_camera_clear(&mut self, dt: f32) {
-        use crate::view::camera_clearance::{Blocker, LineOfView, CAMERA_MARGIN, PERSON_RADIUS};
+        use crate::view::camera_clearance::{
+            Blocker, Placement, Surroundings, CAMERA_MARGIN, FRAMED_HEAD_CLEARANCE, PERSON_RADIUS,
+        };
         let follow = self.camera.follow;
-        let (focus, eye) = (follow.target, follow.eye());
-        let ground = glam::Vec2::new(focus.x, focus.z);
-        // Only what stands within the line's reach of the hero can block it.
-        let reach = focus.distance(eye) + PERSON_RADIUS + CAMERA_MARGIN;
+        let ground = glam::Vec2::new(follow.target.x, follow.target.z);
+        // Only what stands within the line's reach of the hero can block it, and heads within
+        // the clearance of anywhere the camera may be placed (at most its distance away).
+        let reach = follow.distance + FRAMED_HEAD_CLEARANCE.max(PERSON_RADIUS + CAMERA_MARGIN);
         let mut blockers = std::mem::take(&mut self.follow_blockers);
         blockers.clear();
+        let a = &self.agents;
         blockers.extend(
-            self.agents
-                .pos
+            a.pos
                 .iter()
-                .filter(|p| p.distance_squared(ground) <= reach * reach)
-                .map(|&p| Blocker::Person(p)),
+                .enumerate()
+                .filter(|(_, p)| p.distance_squared(ground) <= reach * reach)
+                .map(|(i, &at)| Blocker::Person {
+                    at,
+                    head: head_height(&self.level, a, i),
+                }),
         );
         blockers.extend(
             self.level
@@ -571,9 +606,19 @@ impl Game {
                     height: crate::scenery::furniture::effective_height(o),
                 }),
         );
-        let line = LineOfView::new(focus, eye, &blockers);
+        let around = Surroundings {
+            focus: follow.target,
+            yaw: follow.yaw,
+            blockers: &blockers,
+        };
+        let wanted = Placement {
+            distance: follow.distance,
+            pitch: follow.pitch,
+        };
+        let placed = self.follow_clearance.update(wanted, &around, dt);
         self.follow_blockers = blockers;
-        self.camera.follow_reach = self.follow_clearance.update(follow.distance, &line, dt);
+        self.camera.follow_reach = placed.distance;
+        self.camera.follow_lift = placed.pitch;
     }
 
     fn step(&mut self, dt: f32, view: Option<crate::crowd::SimView>) {
@@ -592,6 +637,17 @@ impl Game {
         self.agents.step(dt, &inputs);
         self.sim_time += dt as f64;
     }
+}
+
+/// How high person `i`'s eyes are: their model's height, the share of it the eyes are at, and
+/// their own scale. Heads turn from there, and the follow camera keeps clear of it.
+fn head_height(level: &Level, agents: &Crowd, i: usize) -> f32 {
+    let h = agents
+        .variant
+        .get(i)
+        .and_then(|v| level.crowd.models.get(v.model as usize))
+        .map_or(1.7, |m| m.height);
+    h * crate::crowd::head_turn::EYE_HEIGHT_SHARE * crate::view::crowd_pack::person_scale(i)
 }
 
 /// Where people look at the hero: her face, from her posed bounds (their top less a tenth of

@@ -147,6 +147,61 @@ pub fn nearest_waver(hero: Vec2, pos: &[Vec2], anim: &[AnimState]) -> Option<Vec
     best.map(|(_, p)| Vec3::new(p.x, PERSON_EYE_HEIGHT, p.y))
 }
 
+/// Whether a point lies within what her head and eyes turn to from where she faces.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Reach {
+    Within,
+    /// Further round than her head and eyes turn: degrees off her facing, > 0 to her left.
+    Beside(f32),
+    /// Steeper than her head and eyes tilt: degrees, > 0 up.
+    Steep(f32),
+}
+
+impl Reach {
+    /// What the player is told when a look point is out of reach (None: within).
+    pub fn note(self) -> Option<String> {
+        let turn = HEAD_YAW_MAX + EYE_YAW;
+        match self {
+            Reach::Within => None,
+            Reach::Beside(yaw) => {
+                let (side, behind) = (
+                    if yaw > 0.0 { "left" } else { "right" },
+                    if yaw.abs() > 90.0 { ", behind her" } else { "" },
+                );
+                Some(format!(
+                    "look point out of reach: {:.0} degrees to her {side}{behind} (head and eyes \
+                     turn {turn:.0} at most); she looks as far round as she can - walk her \
+                     round (F, then WASD) to face it",
+                    yaw.abs()
+                ))
+            }
+            Reach::Steep(pitch) => Some(format!(
+                "look point out of reach: {:.0} degrees {} (head and eyes tilt {:.0} up and \
+                 {:.0} down at most)",
+                pitch.abs(),
+                if pitch > 0.0 { "up" } else { "down" },
+                HEAD_PITCH_UP + EYE_PITCH,
+                HEAD_PITCH_DOWN + EYE_PITCH
+            )),
+        }
+    }
+}
+
+/// Whether `point` is within reach of a gaze from `eye` with the body facing `facing` (world,
+/// horizontal unit): the head turns up to its limits and the eyes a little further.
+pub fn reach(eye: Vec3, facing: Vec3, point: Vec3) -> Reach {
+    let d = point - eye;
+    let left = Vec3::Y.cross(facing);
+    let (yaw, pitch) = yaw_pitch(Vec3::new(d.dot(left), d.y, d.dot(facing)));
+    if yaw.abs() > HEAD_YAW_MAX + EYE_YAW {
+        Reach::Beside(yaw)
+    } else if !(-(HEAD_PITCH_DOWN + EYE_PITCH)..=HEAD_PITCH_UP + EYE_PITCH).contains(&pitch) {
+        Reach::Steep(pitch)
+    } else {
+        Reach::Within
+    }
+}
+
 /// What a choice settled on, for the panel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum LookSource {
@@ -225,6 +280,8 @@ pub struct LookAt {
     pub aim: Option<Vec3>,
     /// The last point set by a click.
     pub last_point: Option<Vec3>,
+    /// Her eye point and facing (world, horizontal unit) at the last update, for `reach`.
+    placed: Option<(Vec3, Vec3)>,
     /// The clip's locals of neck, head and eyes, taken when the clip last posed.
     base: [Option<(usize, Quat)>; 4],
     /// What was last written into the pose (head yaw, pitch, eye angles).
@@ -267,6 +324,7 @@ impl LookAt {
             source: LookSource::None,
             aim: None,
             last_point: None,
+            placed: None,
             base: [None; 4],
             applied: None,
         }
@@ -291,6 +349,14 @@ impl LookAt {
             LookTarget::ClickedPoint(_) => LookTarget::Off,
             LookTarget::Off => LookTarget::Auto,
         };
+    }
+
+    /// Whether she can look at `point` from where she stood at the last update (None before
+    /// the first, or without a head to turn).
+    pub fn reach(&self, point: Vec3) -> Option<Reach> {
+        self.rig.as_ref()?;
+        let (eye, facing) = self.placed?;
+        Some(reach(eye, facing, point))
     }
 
     pub fn asset(&self) -> Option<&LookAtAsset> {
@@ -382,6 +448,7 @@ impl LookAt {
         let facing = Vec3::new(facing.x, 0.0, facing.z)
             .try_normalize()
             .unwrap_or(Vec3::NEG_Z);
+        self.placed = Some((eye_world, facing));
         let (aim, source) = choose(self.target, &self.inputs, eye_world, facing, idle);
         self.aim = aim;
         self.source = source;

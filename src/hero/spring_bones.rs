@@ -92,6 +92,9 @@ pub struct SpringStats {
     pub asleep: bool,
     /// Collider push-outs since the start (tests: the colliders did act).
     pub pushes_total: u64,
+    /// (joint, collider) pairs within reach since the start: the pairs the push-outs were
+    /// tried for (the others cost one bounding-sphere test each).
+    pub in_reach_total: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -108,6 +111,11 @@ pub struct SpringBones {
     anchors_now: Vec<Mat4>,
     /// Matrices blended for a step inside the frame.
     anchors_step: Vec<Mat4>,
+    /// Scratch of each step: every collider's world bounding sphere (centre, radius), so a
+    /// joint tests only the colliders within its reach.
+    bounds: Vec<(Vec3, f32)>,
+    /// Scratch of each joint: its chain's colliders within reach.
+    in_reach: Vec<usize>,
     /// Seconds of simulated time not yet stepped (0 ≤ acc < `SPRING_STEP`).
     acc: f32,
     needs_reset: bool,
@@ -121,11 +129,21 @@ pub struct SpringBones {
     pub stats: SpringStats,
 }
 
-fn anchor_slot(anchors: &mut Vec<Option<usize>>, node: Option<usize>) -> usize {
-    anchors.iter().position(|a| *a == node).unwrap_or_else(|| {
-        anchors.push(node);
-        anchors.len() - 1
-    })
+/// The anchor slots handed out so far, by node: a lookup per joint and collider, so building
+/// stays linear in their number.
+#[derive(Default)]
+struct AnchorSlots {
+    nodes: Vec<Option<usize>>,
+    slot_of: std::collections::HashMap<Option<usize>, usize>,
+}
+
+impl AnchorSlots {
+    fn slot(&mut self, node: Option<usize>) -> usize {
+        *self.slot_of.entry(node).or_insert_with(|| {
+            self.nodes.push(node);
+            self.nodes.len() - 1
+        })
+    }
 }
 
 /// Uniform world scale of a matrix (length of its x axis, as three-vrm's helpers measure it).
@@ -210,15 +228,23 @@ impl SpringBones {
         Self::from_asset(scene, asset)
     }
 
+    /// Builds in time linear in the asset's joints and collider references (the import limits
+    /// of `asset::limits::check_springs` bound both).
     pub fn from_asset(scene: &SceneAsset, asset: &SpringBoneAsset) -> SpringBones {
-        let mut anchor_nodes: Vec<Option<usize>> = Vec::new();
+        let mut anchors = AnchorSlots::default();
         let mut joints: Vec<Joint> = Vec::new();
         let mut chains = Vec::new();
         let mut colliders = Vec::new();
         let mut colliders_of = Vec::new();
         let mut collider_slot = vec![None; asset.colliders.len()];
+        // The last chain each collider slot was listed for: a collider in two of a spring's
+        // groups is listed once, without searching the list.
+        let mut listed_for: Vec<usize> = Vec::new();
+        // This chain's joints by node, for the parent lookup.
+        let mut joint_of_node: std::collections::HashMap<usize, usize> = Default::default();
         for spring in &asset.springs {
             let start = colliders_of.len();
+            let chain = chains.len();
             for &g in &spring.collider_groups {
                 for &c in asset
                     .collider_groups
@@ -230,24 +256,23 @@ impl SpringBones {
                     };
                     let slot = *collider_slot[c].get_or_insert_with(|| {
                         colliders.push(Collider {
-                            anchor: anchor_slot(&mut anchor_nodes, Some(col.node)),
+                            anchor: anchors.slot(Some(col.node)),
                             shape: col.shape,
                         });
+                        listed_for.push(usize::MAX);
                         colliders.len() - 1
                     });
-                    if !colliders_of[start..].contains(&slot) {
+                    if listed_for[slot] != chain {
+                        listed_for[slot] = chain;
                         colliders_of.push(slot);
                     }
                 }
             }
-            let chain = chains.len();
             chains.push(Chain {
                 colliders: start..colliders_of.len(),
-                center: spring
-                    .center
-                    .map(|c| anchor_slot(&mut anchor_nodes, Some(c))),
+                center: spring.center.map(|c| anchors.slot(Some(c))),
             });
-            let first = joints.len();
+            joint_of_node.clear();
             for j in &spring.joints {
                 let Some(node) = scene.nodes.get(j.node) else {
                     continue;
@@ -262,15 +287,16 @@ impl SpringBones {
                 let Some(axis) = child_local.try_normalize() else {
                     continue; // a zero-length bone has no direction to swing
                 };
-                // The parent is a joint of this chain when simulated before this one.
+                // The parent is a joint of this chain when simulated before this one (the
+                // latest such joint when a node is listed twice).
                 let parent = match node.parent {
-                    Some(p) => joints[first..]
-                        .iter()
-                        .rposition(|k| k.node == p)
-                        .map(|k| Parent::Joint(first + k))
-                        .unwrap_or_else(|| Parent::Anchor(anchor_slot(&mut anchor_nodes, Some(p)))),
-                    None => Parent::Anchor(anchor_slot(&mut anchor_nodes, None)),
+                    Some(p) => match joint_of_node.get(&p) {
+                        Some(&k) => Parent::Joint(k),
+                        None => Parent::Anchor(anchors.slot(Some(p))),
+                    },
+                    None => Parent::Anchor(anchors.slot(None)),
                 };
+                joint_of_node.insert(j.node, joints.len());
                 let s = j.settings;
                 joints.push(Joint {
                     node: j.node,
@@ -289,7 +315,9 @@ impl SpringBones {
                 });
             }
         }
+        let anchor_nodes = anchors.nodes;
         let n = anchor_nodes.len();
+        let collider_count = colliders.len();
         SpringBones {
             stats: SpringStats {
                 joints: joints.len(),
@@ -303,6 +331,8 @@ impl SpringBones {
             anchors_prev: vec![Mat4::IDENTITY; n],
             anchors_now: vec![Mat4::IDENTITY; n],
             anchors_step: vec![Mat4::IDENTITY; n],
+            bounds: vec![(Vec3::ZERO, 0.0); collider_count],
+            in_reach: Vec::with_capacity(collider_count),
             acc: 0.0,
             needs_reset: true,
             last_model: None,
@@ -484,17 +514,40 @@ impl SpringBones {
         }
     }
 
+    /// Every collider's world bounding sphere at `anchors_step`.
+    fn collider_bounds(&mut self) {
+        for (b, col) in self.bounds.iter_mut().zip(&self.colliders) {
+            let m = &self.anchors_step[col.anchor];
+            let s = world_scale(m);
+            *b = match col.shape {
+                SpringColliderShape::Sphere { offset, radius } => {
+                    (m.transform_point3(offset), radius * s)
+                }
+                SpringColliderShape::Capsule {
+                    offset,
+                    tail,
+                    radius,
+                } => {
+                    let (a, t) = (m.transform_point3(offset), m.transform_point3(tail));
+                    ((a + t) * 0.5, (t - a).length() * 0.5 + radius * s)
+                }
+            };
+        }
+    }
+
     /// One fixed step with the body at `anchors_step`.
     fn step(&mut self) {
         let h = SPRING_STEP;
         let mut pushes = 0u64;
+        let mut in_reach_total = 0u64;
         let mut motion = 0.0f32;
+        self.collider_bounds();
+        let mut in_reach = std::mem::take(&mut self.in_reach);
         for j in 0..self.joints.len() {
             let anchors = &self.anchors_step;
             let parent = self.parent_world(j, anchors);
             let chain = self.joints[j].chain;
             let c2w = self.center_to_world(chain, anchors);
-            let cols = &self.colliders_of[self.chains[chain].colliders.clone()];
             let joint = &self.joints[j];
             let rest = parent * joint.bind.matrix();
             let origin = rest.w_axis.truncate();
@@ -508,9 +561,20 @@ impl SpringBones {
                 + joint.gravity * (h * scale);
             next = origin + (next - origin).try_normalize().unwrap_or(axis) * length;
             let r = joint.hit_radius * scale;
+            // The tail stays `length` from `origin`: a collider whose bounding sphere is
+            // farther than that (plus the hit radius) cannot touch it this step.
+            in_reach.clear();
+            for &c in &self.colliders_of[self.chains[chain].colliders.clone()] {
+                let (centre, radius) = self.bounds[c];
+                let reach = length + r + radius;
+                if (centre - origin).length_squared() <= reach * reach {
+                    in_reach.push(c);
+                }
+            }
+            in_reach_total += in_reach.len() as u64;
             for _ in 0..COLLISION_PASSES {
                 let mut hit = false;
-                for &c in cols {
+                for &c in &in_reach {
                     let col = &self.colliders[c];
                     let (c, radius) = collider_centre(&col.shape, &anchors[col.anchor], next);
                     if (next - c).length() < radius + r {
@@ -538,8 +602,10 @@ impl SpringBones {
             joint.cur_tail = tail;
             joint.world = world;
         }
+        self.in_reach = in_reach;
         self.last_motion = motion;
         self.stats.pushes_total += pushes;
+        self.stats.in_reach_total += in_reach_total;
     }
 
     /// The joint's local rotation that points its rest axis at the world point `tail`.

@@ -72,20 +72,23 @@ impl Problem {
 /// after the field.
 impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:", self.file)?;
+        // Names and paths are data (kept raw in --json); a line shows them escaped, so a name
+        // with a newline or an escape sequence stays one line and never reaches the terminal.
+        use crate::shown::{one_line, shown};
+        write!(f, "{}:", shown(&self.file))?;
         if let (Some(l), Some(c)) = (self.line, self.col) {
             write!(f, "{l}:{c}:")?;
         }
         write!(f, " ")?;
         if !self.field.is_empty() {
-            write!(f, "{}: ", self.field)?;
+            write!(f, "{}: ", one_line(&self.field))?;
         }
         if self.severity == Severity::Warning {
             write!(f, "warning: ")?;
         }
-        write!(f, "{}", self.message)?;
+        write!(f, "{}", one_line(&self.message))?;
         if !self.allowed.is_empty() {
-            write!(f, "; allowed: {}", self.allowed)?;
+            write!(f, "; allowed: {}", one_line(&self.allowed))?;
         }
         Ok(())
     }
@@ -189,6 +192,41 @@ pub fn slowness_warnings(level: &Level, people: u32) -> Vec<SlowSetting> {
     out
 }
 
+/// The hero's motion files that will not load because nothing usable is there: the game falls
+/// back to the authored motion with a warning, and `throng check` says so first. (Whether a file
+/// that is there retargets is the hero loader's to find out: it parses the model.)
+pub fn motion_warnings(level: &Level, places: &Places) -> Vec<SlowSetting> {
+    let roles = [
+        ("idle", &level.hero.motion.idle),
+        ("walk", &level.hero.motion.walk),
+        ("run", &level.hero.motion.run),
+        ("wave", &level.hero.motion.wave),
+    ];
+    let mut out = Vec::new();
+    for (role, source) in roles {
+        let file = match source {
+            super::MotionSource::Clip { file, .. } | super::MotionSource::Vrma(file) => file,
+            super::MotionSource::Authored => continue,
+        };
+        if places.resolve(file).is_ok() {
+            continue;
+        }
+        // Loading kept the full path of what is there (`resolve_paths`); name that.
+        let what = match places.locate(file) {
+            Some(full) => format!("`{}` is not a regular file", full.display()),
+            None => format!("`{file}` does not exist; {}", places.looked_in(file)),
+        };
+        out.push(SlowSetting {
+            field: format!("hero.motion.{role}"),
+            message: format!(
+                "{what}; the authored {role} is used instead; allowed: a glTF, GLB, VRM or VRMA \
+                 file"
+            ),
+        });
+    }
+    out
+}
+
 /// Every problem of one level file: errors (a file that cannot be read or parsed has one;
 /// validation reports every field that is wrong), then, for a valid level, its slowness warnings.
 pub fn check_file(path: &Path) -> Vec<Problem> {
@@ -209,7 +247,9 @@ pub fn check_file(path: &Path) -> Vec<Problem> {
         return Vec::new();
     };
     let fields = FieldMap::new(&source);
-    slowness_warnings(&level, level.crowd.count)
+    let mut warnings = motion_warnings(&level, &places);
+    warnings.extend(slowness_warnings(&level, level.crowd.count));
+    warnings
         .into_iter()
         .map(|w| {
             let pos = fields.position_of(&w.field);

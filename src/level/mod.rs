@@ -44,15 +44,17 @@ impl LevelError {
 
 impl fmt::Display for LevelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The file's name may hold anything but `/` and NUL: shown escaped, on one line.
+        let file = crate::shown::shown(&self.file);
         if self.has_position() {
-            write!(f, "{}:{}:{}: ", self.file, self.line, self.column)?;
+            write!(f, "{file}:{}:{}: ", self.line, self.column)?;
         } else {
-            write!(f, "{}: ", self.file)?;
+            write!(f, "{file}: ")?;
         }
         if !self.field.is_empty() {
-            write!(f, "{}: ", self.field)?;
+            write!(f, "{}: ", crate::shown::one_line(&self.field))?;
         }
-        write!(f, "{}", self.message)
+        write!(f, "{}", crate::shown::one_line(&self.message))
     }
 }
 
@@ -229,6 +231,39 @@ fn word_before(source: &str, pos: Pos) -> Option<String> {
     Some(shorten(&before[start..]))
 }
 
+/// The last control character other than a tab on `pos`'s line, up to and including `pos`,
+/// with its own position.
+fn control_before(source: &str, pos: Pos) -> Option<(Pos, char)> {
+    let line = source.lines().nth(pos.line.checked_sub(1)?)?;
+    line.chars()
+        .take(pos.col.max(1))
+        .enumerate()
+        .filter(|&(_, c)| c.is_control() && c != '\t' && c != '\r')
+        .last()
+        .map(|(i, c)| {
+            (
+                Pos {
+                    line: pos.line,
+                    col: i + 1,
+                },
+                c,
+            )
+        })
+}
+
+fn control_message(c: char) -> String {
+    let code = format!("U+{:04X}", c as u32);
+    let named = if c == '\0' {
+        format!("{code} (NUL)")
+    } else {
+        code
+    };
+    format!(
+        "the character {named} is not text; level files hold text, with tabs and line breaks \
+         the only control characters outside strings"
+    )
+}
+
 /// The character at a 1-based line and column.
 fn char_at(source: &str, pos: Pos) -> Option<char> {
     source
@@ -267,6 +302,8 @@ pub fn check_level_text(
     file_label: &str,
     places: &Places,
 ) -> (Option<Level>, Vec<LevelError>) {
+    let (source, _) = normalize_level_text(source);
+    let source = &*source;
     let fields = FieldMap::new(source);
     let positioned = |pos: Pos, field: String, message: String| LevelError {
         file: file_label.to_string(),
@@ -292,6 +329,14 @@ pub fn check_level_text(
             // ron stops one character into a bare word where it wanted a string.
             if e.code == ron::Error::ExpectedString {
                 pos = hints::word_start(source, pos);
+            }
+            // A control character where ron stopped (a NUL from a broken save, say) is the
+            // problem itself, whatever ron expected there.
+            if let Some((at, c)) = control_before(source, pos) {
+                return (
+                    None,
+                    vec![positioned(at, String::new(), control_message(c))],
+                );
             }
             let (field, message) = describe_ron_error(&e.code, source, &fields, pos);
             return (None, vec![positioned(pos, field, message)]);
@@ -324,10 +369,21 @@ fn resolve_paths(level: &mut Level, places: &Places) {
     }
     resolve(&mut level.hero.model);
     // Motion files are optional (a missing one falls back to the authored clip), so they are
-    // resolved where found and otherwise left for the hero's warning.
+    // resolved where found and otherwise left for the hero's warning; one that is there but no
+    // regular file (a folder, a FIFO, a link to a device) is kept as the full path found, so
+    // the warning names that file and not the bare path against the working directory.
     for source in level.hero.motion.sources_mut() {
         match source {
-            MotionSource::Clip { file, .. } | MotionSource::Vrma(file) => resolve(file),
+            MotionSource::Clip { file, .. } | MotionSource::Vrma(file) => {
+                match places.resolve(file) {
+                    Ok(found) => *file = found.for_level,
+                    Err(_) => {
+                        if let Some(full) = places.locate(file) {
+                            *file = full.display().to_string();
+                        }
+                    }
+                }
+            }
             MotionSource::Authored => {}
         }
     }
@@ -357,13 +413,76 @@ fn read_reason(e: &crate::file_read::FileReadError) -> String {
     }
 }
 
+/// How a level file's text was stored, beyond the text itself, so a save writes it back the
+/// same way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TextForm {
+    /// It began with a UTF-8 byte-order mark (many Windows editors write one).
+    pub bom: bool,
+    /// Its lines end in a lone CR (classic Mac OS), with no LF anywhere.
+    pub cr_only: bool,
+}
+
+const BOM: char = '\u{FEFF}';
+
+impl TextForm {
+    /// `text` (as [`read_level_text`] returns it) as the file held it.
+    pub fn restore(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len() + 3);
+        if self.bom {
+            out.push(BOM);
+        }
+        if self.cr_only {
+            out.extend(text.chars().map(|c| if c == '\n' { '\r' } else { c }));
+        } else {
+            out.push_str(text);
+        }
+        out
+    }
+}
+
+/// The text the parser reads and its form on disk: the byte-order mark dropped, and a lone CR
+/// (one not followed by LF) made a LF, which keeps every byte offset and makes line comments
+/// and positions follow the lines an editor shows.
+pub fn normalize_level_text(raw: &str) -> (std::borrow::Cow<'_, str>, TextForm) {
+    let (body, bom) = match raw.strip_prefix(BOM) {
+        Some(rest) => (rest, true),
+        None => (raw, false),
+    };
+    let bytes = body.as_bytes();
+    let lone_cr = |i: usize| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
+    let has_lone_cr = (0..bytes.len()).any(lone_cr);
+    let form = TextForm {
+        bom,
+        cr_only: has_lone_cr && !bytes.contains(&b'\n'),
+    };
+    if !has_lone_cr {
+        return (std::borrow::Cow::Borrowed(body), form);
+    }
+    let mut out = bytes.to_vec();
+    for (i, b) in out.iter_mut().enumerate() {
+        if *b == b'\r' && bytes.get(i + 1) != Some(&b'\n') {
+            *b = b'\n';
+        }
+    }
+    // A CR byte never belongs to a multi-byte character, so the text stays UTF-8.
+    let text = String::from_utf8(out)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    (std::borrow::Cow::Owned(text), form)
+}
+
 /// The text of a level file: a regular file of at most [`MAX_LEVEL_BYTES`], in UTF-8 (a bad byte
-/// is reported at its own line and column).
+/// is reported at its own line and column), normalised by [`normalize_level_text`].
 pub fn read_level_text(path: &Path) -> Result<String, LevelError> {
+    read_level_source(path).map(|(text, _)| text)
+}
+
+/// [`read_level_text`] and how the file stored it (byte-order mark, line ends).
+pub fn read_level_source(path: &Path) -> Result<(String, TextForm), LevelError> {
     let label = path.display().to_string();
     let bytes = read_capped(path, MAX_LEVEL_BYTES)
         .map_err(|e| at_start(&label, format!("cannot read: {}", read_reason(&e))))?;
-    String::from_utf8(bytes).map_err(|e| {
+    let raw = String::from_utf8(bytes).map_err(|e| {
         let bytes = e.as_bytes();
         let good = e.utf8_error().valid_up_to();
         // Everything before the bad byte is valid UTF-8, so it can be counted in characters.
@@ -379,7 +498,9 @@ pub fn read_level_text(path: &Path) -> Result<String, LevelError> {
                 bytes[good]
             ),
         }
-    })
+    })?;
+    let (text, form) = normalize_level_text(&raw);
+    Ok((text.into_owned(), form))
 }
 
 /// Reads, parses and validates a level file; model paths are found next to it first, then in

@@ -104,6 +104,17 @@ impl Places {
     }
 }
 
+impl Places {
+    /// The first thing at `path` in the folders tried, a regular file or not: what a load of
+    /// `path` would open, so a warning about it names the right file.
+    pub fn locate(&self, path: &str) -> Option<PathBuf> {
+        self.folders()
+            .into_iter()
+            .map(|f| f.join(path))
+            .find(|full| crate::file_read::probe(full) != crate::file_read::Probe::Missing)
+    }
+}
+
 /// A path a level names, found.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResolvedPath {

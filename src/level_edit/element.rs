@@ -3,7 +3,8 @@
 
 use glam::Vec2;
 
-use crate::level::{Level, Shape};
+use crate::footprint::box_to_world;
+use crate::level::{Activity, Level, ObstacleKind, Shape};
 
 /// One element of a level, by its place in the level's lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -26,6 +27,17 @@ pub const POSITION_STEP: f32 = 0.05;
 pub fn snap(v: f32) -> f32 {
     (v / POSITION_STEP).round() * POSITION_STEP
 }
+
+/// What moves with something else keeps its own offset, to the centimetre: a seat 0.9 m in
+/// front of its bench stays 0.9 m in front (the bench's grid would shift it), and the file
+/// gets two decimals.
+fn centimetres(v: f32) -> f32 {
+    (v * 100.0).round() / 100.0
+}
+
+/// A Sit point of interest belongs to the bench nearest it (the bench the people sitting there
+/// use) when its point is within this of the bench's footprint (metres).
+pub const SEAT_REACH: f32 = 1.5;
 
 impl Element {
     /// Where the element is written in the level file, as a `locate` field path.
@@ -154,6 +166,62 @@ impl Element {
         }
     }
 
+    /// The element this one belongs to and moves with: a Sit point of interest's bench (the
+    /// nearest bench obstacle, as the crowd seats people, within [`SEAT_REACH`]).
+    pub fn owner(&self, level: &Level) -> Option<Element> {
+        let Element::Poi(k) = *self else {
+            return None;
+        };
+        let poi = level.points_of_interest.get(k)?;
+        if poi.activity != Activity::Sit {
+            return None;
+        }
+        let p = poi.position;
+        let (i, bench) = level
+            .obstacles
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.kind == ObstacleKind::Bench)
+            .min_by(|a, b| {
+                let d = |o: &crate::level::Obstacle| o.shape.center().distance_squared(p);
+                d(a.1).total_cmp(&d(b.1))
+            })?;
+        (bench.shape.signed_distance(p).0 <= SEAT_REACH).then_some(Element::Obstacle(i))
+    }
+
+    /// What belongs to this element and moves and turns with it (see [`Element::owner`]).
+    pub fn companions(&self, level: &Level) -> Vec<Element> {
+        if !matches!(self, Element::Obstacle(_)) {
+            return Vec::new();
+        }
+        (0..level.points_of_interest.len())
+            .map(Element::Poi)
+            .filter(|p| p.owner(level) == Some(*self))
+            .collect()
+    }
+
+    /// The companions and where each stands now: a drag moves them from these places.
+    pub fn companion_places(&self, level: &Level) -> Vec<(Element, Vec2)> {
+        self.companions(level)
+            .into_iter()
+            .filter_map(|c| Some((c, c.anchor(level)?)))
+            .collect()
+    }
+
+    /// Puts a point of interest at `to` as it is (to the centimetre): how a companion follows.
+    fn place(&self, level: &mut Level, to: Vec2) -> bool {
+        let Element::Poi(k) = *self else {
+            return false;
+        };
+        match level.points_of_interest.get_mut(k) {
+            Some(p) => {
+                p.position = Vec2::new(centimetres(to.x), centimetres(to.y));
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Puts a movable element's handle at `to` (snapped to [`POSITION_STEP`]); false when it
     /// does not move.
     pub fn move_to(&self, level: &mut Level, to: Vec2) -> bool {
@@ -183,20 +251,47 @@ impl Element {
         true
     }
 
+    /// Moves the element's handle to `to` like [`Element::move_to`] and its companions, from
+    /// the `places` they had when the move began, by the same step: a bench carries its seats.
+    pub fn move_with(
+        &self,
+        level: &mut Level,
+        to: Vec2,
+        from: Vec2,
+        places: &[(Element, Vec2)],
+    ) -> bool {
+        if !self.move_to(level, to) {
+            return false;
+        }
+        let step = self.anchor(level).map_or(Vec2::ZERO, |now| now - from);
+        for (c, at) in places {
+            c.place(level, *at + step);
+        }
+        true
+    }
+
     /// Turns a box obstacle by `degrees` (counter-clockwise seen from above), keeping its angle
-    /// in -180..180 with two decimals; false for anything else.
+    /// in -180..180 with two decimals, and its companions round its centre by the same turn (a
+    /// bench's seats stay in front of it); false for anything else.
     pub fn rotate(&self, level: &mut Level, degrees: f32) -> bool {
         let Element::Obstacle(i) = *self else {
             return false;
         };
-        match level.obstacles.get_mut(i).map(|o| &mut o.shape) {
-            Some(Shape::Box { angle_deg, .. }) => {
+        let places = self.companion_places(level);
+        let center = match level.obstacles.get_mut(i).map(|o| &mut o.shape) {
+            Some(Shape::Box {
+                angle_deg, center, ..
+            }) => {
                 let turned = (*angle_deg + degrees + 180.0).rem_euclid(360.0) - 180.0;
                 *angle_deg = (turned * 100.0).round() / 100.0;
-                true
+                *center
             }
-            _ => false,
+            _ => return false,
+        };
+        for (c, at) in places {
+            c.place(level, center + box_to_world(degrees, at - center));
         }
+        true
     }
 }
 
@@ -267,6 +362,55 @@ mod tests {
             "obstacle (Bench, box)",
             "bench_1"
         );
+    }
+
+    #[test]
+    fn each_seat_belongs_to_its_bench_and_nothing_else_has_an_owner() {
+        let mut level = plaza();
+        let seats: Vec<usize> = (0..level.points_of_interest.len())
+            .filter(|&k| level.points_of_interest[k].activity == Activity::Sit)
+            .collect();
+        assert_eq!(seats.len(), 8);
+        for k in seats {
+            let owner = Element::Poi(k).owner(&level).expect("a bench");
+            let seat = &level.points_of_interest[k].name;
+            assert_eq!(owner.name(&level), seat.replace("bench_seat_", "bench_"));
+            assert_eq!(owner.companions(&level), vec![Element::Poi(k)]);
+        }
+        let chat = level
+            .points_of_interest
+            .iter()
+            .position(|p| p.activity != Activity::Sit)
+            .expect("a point that is not a seat");
+        assert_eq!(Element::Poi(chat).owner(&level), None);
+        let fountain = Element::Obstacle(0);
+        assert_eq!(fountain.companions(&level), vec![]);
+        // A seat carried 5 m away from every bench is nobody's.
+        let seat = Element::Obstacle(1).companions(&level)[0];
+        let lonely = level.obstacles[1].shape.center() + Vec2::new(0.0, 5.0);
+        assert!(seat.move_to(&mut level, lonely));
+        assert_eq!(seat.owner(&level), None);
+    }
+
+    #[test]
+    fn a_bench_carries_its_seat_when_moved_and_turned() {
+        let mut level = plaza();
+        let bench = Element::Obstacle(1); // bench_1 at (14, 0), turned -90 degrees
+        let seat = bench.companions(&level)[0];
+        assert_eq!(seat.anchor(&level), Some(Vec2::new(13.1, 0.0)));
+        let places = bench.companion_places(&level);
+        let from = Vec2::new(14.0, 0.0);
+        assert!(bench.move_with(&mut level, Vec2::new(15.02, 1.99), from, &places));
+        assert_eq!(bench.anchor(&level), Some(Vec2::new(15.0, 2.0)));
+        assert_eq!(seat.anchor(&level), Some(Vec2::new(14.1, 2.0)), "same step");
+        // A quarter turn: the seat 0.9 m in front of the bench turns with it.
+        assert!(bench.rotate(&mut level, 90.0));
+        assert_eq!(seat.anchor(&level), Some(Vec2::new(15.0, 2.9)));
+        // Turned all the way round, it is back where it was.
+        for _ in 0..3 {
+            assert!(bench.rotate(&mut level, 90.0));
+        }
+        assert_eq!(seat.anchor(&level), Some(Vec2::new(14.1, 2.0)));
     }
 
     #[test]

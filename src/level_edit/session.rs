@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use glam::Vec2;
 
-use crate::files::write_atomic;
-use crate::level::{read_level_text, validate, Level};
+use crate::files::replace_in_place;
+use crate::level::{read_level_source, validate, Level};
 
 use super::element::Element;
 use super::patch::{changed_numbers, patch_level_text};
@@ -18,6 +18,10 @@ struct Drag {
     element: Element,
     /// Handle minus the ground point grabbed, so the handle does not jump to the pointer.
     offset: Vec2,
+    /// Where the handle stood when grabbed.
+    from: Vec2,
+    /// What moves with it (a bench's seats) and where each stood when grabbed.
+    companions: Vec<(Element, Vec2)>,
     preview: Level,
 }
 
@@ -127,16 +131,20 @@ impl Editor {
         self.drag = Some(Drag {
             element,
             offset: anchor - at,
+            from: anchor,
+            companions: element.companion_places(current),
             preview: current.clone(),
         });
         true
     }
 
-    /// The grabbed element follows the pointer's ground point.
+    /// The grabbed element follows the pointer's ground point, and what belongs to it (a
+    /// bench's seats) follows the element: one edit, undone and saved together.
     pub fn drag_to(&mut self, at: Vec2) {
         if let Some(d) = &mut self.drag {
             let to = at + d.offset;
-            d.element.move_to(&mut d.preview, to);
+            d.element
+                .move_with(&mut d.preview, to, d.from, &d.companions);
         }
     }
 
@@ -214,16 +222,23 @@ impl Editor {
     /// Writes the numbers that moved into the file, in place, after copying the file as it was
     /// to `NAME.bak`. Refused (nothing written) when the file changed on disk since it was
     /// loaded or saved, or when the patched text would not load as `current`.
+    ///
+    /// The file is written the way an editor would: through a symbolic link to the file it
+    /// names, keeping its permissions and owner, with its byte-order mark and line ends, and
+    /// never over a read-only file (see `files::replace_in_place`). The backup sits beside the
+    /// file itself.
     pub fn save(&mut self, current: &Level) -> Result<Saved, String> {
-        let label = self.path.display().to_string();
-        let disk = read_level_text(&self.path).map_err(|e| format!("not saved: {e}"))?;
+        let label = crate::shown::shown_path(&self.path);
+        let (disk, form) = read_level_source(&self.path).map_err(|e| format!("not saved: {e}"))?;
         if disk != self.base_text {
             return Err(format!(
                 "{label} changed on disk since it was loaded: not saved (your edits stay in \
                  the game; undo them to take the file's version)"
             ));
         }
-        let backup = backup_path(&self.path);
+        let real =
+            std::fs::canonicalize(&self.path).map_err(|e| format!("{label}: not saved: {e}"))?;
+        let backup = backup_path(&real);
         let (text, numbers) = patch_level_text(&self.base_text, &self.base_level, current)
             .map_err(|e| format!("{label}: not saved: {e}"))?;
         if numbers == 0 {
@@ -243,8 +258,13 @@ impl Editor {
                 "{label}: not saved: the patched text would not load as the edited level"
             ));
         }
-        write_atomic(&backup, self.base_text.as_bytes()).map_err(|e| format!("not saved: {e}"))?;
-        write_atomic(&self.path, text.as_bytes()).map_err(|e| format!("not saved: {e}"))?;
+        let old = form.restore(&self.base_text);
+        replace_in_place(
+            &self.path,
+            form.restore(&text).as_bytes(),
+            Some((&backup, old.as_bytes())),
+        )
+        .map_err(|e| format!("not saved: {e}"))?;
         self.base_text = text.clone();
         self.base_level = current.clone();
         Ok(Saved {

@@ -12,10 +12,9 @@ use std::ffi::CString;
 use glam::Mat4;
 use macroquad::miniquad::gl;
 use macroquad::miniquad::{
-    Bindings, BlendFactor, BlendState, BlendValue, BufferId, BufferLayout, BufferSource,
-    BufferType, BufferUsage, Comparison, CullFace, Equation, Pipeline, PipelineParams,
-    RenderingBackend, TextureId, UniformDesc, UniformType, UniformsSource, VertexAttribute,
-    VertexFormat,
+    Bindings, BufferId, BufferLayout, BufferSource, BufferType, BufferUsage, Comparison, CullFace,
+    Pipeline, PipelineParams, RenderingBackend, TextureId, UniformDesc, UniformType,
+    UniformsSource, VertexAttribute, VertexFormat,
 };
 
 use super::gl_raw::{self, FloatFormat, FloatTexture, GlLimits};
@@ -361,11 +360,8 @@ fn blob_pipeline(
             depth_test: Comparison::LessOrEqual,
             depth_write: false,
             cull_face: CullFace::Nothing,
-            color_blend: Some(BlendState::new(
-                Equation::Add,
-                BlendFactor::Value(BlendValue::SourceAlpha),
-                BlendFactor::OneMinusValue(BlendValue::SourceAlpha),
-            )),
+            color_blend: super::over_keeping_alpha().0,
+            alpha_blend: super::over_keeping_alpha().1,
             ..Default::default()
         },
     );
@@ -761,6 +757,7 @@ impl CrowdRenderer {
                 stats.draw_calls += 1;
                 stats.batches += 1;
                 stats.triangles += mesh.triangles * range.len() as u64;
+                stats.crowd_mesh_triangles += mesh.triangles * range.len() as u64;
                 stats.uniform_bytes += (vectors.len() * 16) as u64;
             }
         }

@@ -19,6 +19,13 @@ pub fn renderer_name() -> String {
     name.to_string_lossy().trim().to_string()
 }
 
+/// Blocks until every GL command issued so far has finished (the benchmark times this wait
+/// on its own, so the GPU's share of a frame is named rather than hidden in the swap).
+pub fn finish() {
+    // SAFETY: glFinish takes no arguments; the context is current on the render loop.
+    unsafe { gl::glFinish() };
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GlLimits {
     /// vec4 slots a vertex shader's uniforms may use (GL 3.3 guarantees 256).

@@ -10,11 +10,11 @@
 
 use glam::{Mat4, Vec3};
 use macroquad::miniquad::{
-    gl, Bindings, BlendFactor, BlendState, BlendValue, BufferId, BufferLayout, BufferSource,
-    BufferType, BufferUsage, Comparison, CullFace, Equation, FilterMode, MipmapFilterMode,
-    Pipeline, PipelineParams, RawId, RenderingBackend, ShaderId, ShaderMeta, ShaderSource,
-    TextureAccess, TextureFormat, TextureId, TextureKind, TextureParams, TextureSource,
-    TextureWrap, UniformBlockLayout, UniformDesc, UniformType, VertexAttribute, VertexFormat,
+    gl, Bindings, BufferId, BufferLayout, BufferSource, BufferType, BufferUsage, Comparison,
+    CullFace, FilterMode, MipmapFilterMode, Pipeline, PipelineParams, RawId, RenderingBackend,
+    ShaderId, ShaderMeta, ShaderSource, TextureAccess, TextureFormat, TextureId, TextureKind,
+    TextureParams, TextureSource, TextureWrap, UniformBlockLayout, UniformDesc, UniformType,
+    VertexAttribute, VertexFormat,
 };
 
 use super::gl_raw::{query_limits, FloatTexture, GlLimits};
@@ -332,11 +332,8 @@ fn program_set(ctx: &mut dyn RenderingBackend, palette_size: usize) -> Result<Pr
         ..Default::default()
     };
     let blend = PipelineParams {
-        color_blend: Some(BlendState::new(
-            Equation::Add,
-            BlendFactor::Value(BlendValue::SourceAlpha),
-            BlendFactor::OneMinusValue(BlendValue::SourceAlpha),
-        )),
+        color_blend: super::over_keeping_alpha().0,
+        alpha_blend: super::over_keeping_alpha().1,
         ..opaque
     };
     let mut p = |shader, params| ctx.new_pipeline(&layouts, &attributes, shader, params);

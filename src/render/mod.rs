@@ -17,3 +17,25 @@ pub use layer::{MainPassInfo, WorldLayer};
 pub use renderer::{FrameParams, MarkerPath, RenderStats, Renderer};
 
 pub use tone::display_color;
+
+use macroquad::miniquad::{BlendFactor, BlendState, BlendValue, Equation};
+
+/// Blending for the world's see-through layers (blob shadows, the hero's blended materials):
+/// colour over what is there by the source's alpha, while the frame's own alpha stays as it is.
+/// With one blend for both, a blob of alpha 0.5 left the ground at alpha 0.75, and a
+/// screenshot (PNG keeps alpha) or a compositor showed the background through it: a whitish
+/// disc under everyone, plainest on shaded ground.
+pub(crate) fn over_keeping_alpha() -> (Option<BlendState>, Option<BlendState>) {
+    (
+        Some(BlendState::new(
+            Equation::Add,
+            BlendFactor::Value(BlendValue::SourceAlpha),
+            BlendFactor::OneMinusValue(BlendValue::SourceAlpha),
+        )),
+        Some(BlendState::new(
+            Equation::Add,
+            BlendFactor::Zero,
+            BlendFactor::One,
+        )),
+    )
+}

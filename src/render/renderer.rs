@@ -179,6 +179,9 @@ impl<'a> FrameParams<'a> {
 pub struct RenderStats {
     pub draw_calls: u32,
     pub triangles: u64,
+    /// Of the triangles, the crowd's instanced meshes (both passes): what shorter detail
+    /// distances turn into impostors (adaptive quality's cost model).
+    pub crowd_mesh_triangles: u64,
     pub marker_instances: u32,
     /// Instances drawn at near, mid and far detail and as impostors.
     pub instances_per_lod: [u32; crate::view::lod::Lod::DRAWN.len()],

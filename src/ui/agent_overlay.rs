@@ -2,8 +2,9 @@
 //! state, so a designer can see the state machines at work; walking groups are linked member to
 //! leader at waist height, and the leader's label says the group's size.
 
+use super::layout_log::draw_text;
 use glam::{Mat4, Vec3};
-use macroquad::prelude::{draw_line, draw_rectangle, draw_text, measure_text, Color};
+use macroquad::prelude::{draw_line, draw_rectangle, measure_text, Color};
 
 use crate::crowd::{AgentState, Crowd};
 

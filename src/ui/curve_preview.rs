@@ -5,10 +5,10 @@
 //! drag rules are pure functions; [`draw_curve_preview`] and [`curve_preview_ui`] only draw and
 //! read the mouse.
 
+use super::layout_log::draw_text;
 use glam::Vec2;
 use macroquad::prelude::{
-    draw_circle, draw_circle_lines, draw_line, draw_rectangle, draw_rectangle_lines, draw_text,
-    Color,
+    draw_circle, draw_circle_lines, draw_line, draw_rectangle, draw_rectangle_lines, Color,
 };
 
 use super::pointer::Pointer;

@@ -1,8 +1,9 @@
 //! The glide easing editor (F4): the curve camera glides follow, drawn as a graph with the two
 //! cubic-bezier handles draggable and a playhead while a glide runs.
 
+use super::layout_log::draw_text;
 use glam::Vec2;
-use macroquad::prelude::{draw_rectangle, draw_text, WHITE};
+use macroquad::prelude::{draw_rectangle, WHITE};
 
 use super::curve_preview::{curve_preview_ui, BezierEditor};
 use super::pointer::{Pointer, Rect};
@@ -31,6 +32,7 @@ pub fn draw(
         h: size.y + 60.0,
     };
     draw_rectangle(area.x, area.y, area.w, area.h, PANEL_BG);
+    let _scope = super::layout_log::panel("glide easing", area);
     draw_text(
         "Glide easing (F4): drag the handles",
         origin.x - 14.0,

@@ -1,8 +1,9 @@
 //! Paints the heat map (F2) that `view::heat_map` averages: each cell a coloured quad on the
 //! ground, and a legend with the colour scale.
 
+use super::layout_log::draw_text;
 use glam::{Mat4, Vec2, Vec3};
-use macroquad::prelude::{draw_rectangle, draw_text, draw_triangle, measure_text, Color};
+use macroquad::prelude::{draw_rectangle, draw_triangle, measure_text, Color};
 
 use crate::view::heat_map::{
     density_color, speed_color, HeatMap, HeatView, AVERAGE_SECONDS, DENSITY_FULL, SPEED_FULL,
@@ -52,6 +53,7 @@ pub fn draw_legend(view: HeatView, screen: Vec2) -> Option<Rect> {
         h: 62.0,
     };
     draw_rectangle(r.x, r.y, r.w, r.h, PANEL_BG);
+    let _scope = super::layout_log::panel("heat map legend", r);
     let white = Color::new(1.0, 1.0, 1.0, 1.0);
     let subtitle = format!("{title}, last {AVERAGE_SECONDS:.0} s");
     draw_text(&subtitle, r.x + 8.0, r.y + 18.0, 17.0, white);

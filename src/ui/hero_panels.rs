@@ -1,7 +1,8 @@
 //! The hero's Animation (F5) and Expressions (F6) panels, drawn with shapes so screenshots show
 //! them. They edit the plain-data `Hero`; the counters come from it and from the renderer.
 
-use macroquad::prelude::{draw_rectangle, draw_rectangle_lines, draw_text, measure_text, Color};
+use super::layout_log::draw_text;
+use macroquad::prelude::{draw_rectangle, draw_rectangle_lines, measure_text, Color};
 
 use super::pointer::Pointer;
 use super::scale::logical_size;
@@ -27,6 +28,25 @@ const ROW: f32 = 18.0;
 pub struct HeroPanels {
     dragging: Option<u32>,
     pointer: Pointer,
+    /// The first slider row the Expressions panel shows when they do not all fit.
+    expressions_scroll: usize,
+}
+
+/// Rows one notch of the wheel scrolls.
+const WHEEL_ROWS: usize = 3;
+
+/// The first row shown after the wheel turned by `wheel` notches (up is positive: back
+/// towards the first row), with `visible` of `rows` rows fitting; never past the last page.
+pub fn scroll_rows(first: usize, wheel: f32, rows: usize, visible: usize) -> usize {
+    let last = rows.saturating_sub(visible);
+    let first = if wheel > 0.0 {
+        first.saturating_sub(WHEEL_ROWS)
+    } else if wheel < 0.0 {
+        first + WHEEL_ROWS
+    } else {
+        first
+    };
+    first.min(last)
 }
 
 fn button(p: &Pointer, r: Rect, label: &str, active: bool) -> bool {
@@ -162,6 +182,7 @@ impl HeroPanels {
         let rows = 12.0 + (hero.clips.len() as f32 / 3.0).ceil();
         let h = rows * 24.0 + 18.0;
         draw_rectangle(x, y, w, h, BG);
+        let _scope = super::layout_log::panel("hero animation", Rect { x, y, w, h });
         text("Hero animation (F5)", x + 10.0, y + 20.0);
         let current = hero.mixer.clip();
         let p = self.pointer;
@@ -209,19 +230,31 @@ impl HeroPanels {
         h
     }
 
-    /// The Expressions panel (see `expressions_height`); returns its height.
+    /// The Expressions panel (see `expressions_height`), at most `max_h` high: the slider rows
+    /// that do not fit scroll with the wheel over the panel. Returns its height.
     pub fn draw_expressions(
         &mut self,
         hero: &Hero,
         out: &mut Vec<HeroCommand>,
         gpu: &HeroRenderStats,
-        x: f32,
-        y: f32,
+        [x, y, max_h]: [f32; 3],
     ) -> f32 {
         let w = 570.0;
         let col_w = (w - 30.0) * 0.5;
-        let h = expressions_height(hero);
+        let rows = expression_rows(hero);
+        let h = expressions_height(hero).min(max_h.max(HEADER_H + ROW));
+        let visible = (((h - HEADER_H) / ROW).floor() as usize).min(rows);
+        let area = Rect { x, y, w, h };
+        let wheel = if area.contains(self.pointer.pos.x, self.pointer.pos.y) {
+            self.pointer.wheel
+        } else {
+            0.0
+        };
+        self.expressions_scroll = scroll_rows(self.expressions_scroll, wheel, rows, visible);
+        let first = self.expressions_scroll;
+        let shown = first..first + visible;
         draw_rectangle(x, y, w, h, BG);
+        let _scope = super::layout_log::panel("hero expressions", area);
         let e = &hero.expressions;
         text("Hero expressions (F6)", x + 10.0, y + 20.0);
         let auto = e.auto_blink;
@@ -294,10 +327,23 @@ impl HeroPanels {
             y + 70.0,
         );
         let top = y + 94.0;
-        draw_text("expressions", x + 10.0, top - 2.0, FONT, DIM);
+        let heading = if visible < rows {
+            format!(
+                "expressions (wheel: {}-{} of {rows})",
+                first + 1,
+                first + visible
+            )
+        } else {
+            "expressions".to_string()
+        };
+        draw_text(&heading, x + 10.0, top - 2.0, FONT, DIM);
         draw_text("morph targets", x + 20.0 + col_w, top - 2.0, FONT, DIM);
+        let row_y = |i: usize| top + ((i - first) as f32 + 1.0) * ROW;
         for (i, s) in e.expressions.iter().enumerate() {
-            let yy = top + (i as f32 + 1.0) * ROW;
+            if !shown.contains(&i) {
+                continue;
+            }
+            let yy = row_y(i);
             if let Some(v) =
                 self.slider(200 + i as u32, [x + 10.0, yy, col_w], &s.name, s.value, 1.0)
             {
@@ -305,7 +351,10 @@ impl HeroPanels {
             }
         }
         for (i, g) in e.targets.iter().enumerate() {
-            let yy = top + (i as f32 + 1.0) * ROW;
+            if !shown.contains(&i) {
+                continue;
+            }
+            let yy = row_y(i);
             // How many meshes share the name, when more than one.
             let label = if g.binds.len() > 1 {
                 format!("{} x{}", g.slider.name, g.binds.len())
@@ -326,14 +375,20 @@ impl HeroPanels {
     }
 }
 
-/// Height of the Expressions panel for this hero.
-pub fn expressions_height(hero: &Hero) -> f32 {
-    let rows = hero
-        .expressions
+/// The Expressions panel's height above its slider rows.
+const HEADER_H: f32 = 100.0;
+
+/// Slider rows of the Expressions panel (expressions and morph targets side by side).
+fn expression_rows(hero: &Hero) -> usize {
+    hero.expressions
         .expressions
         .len()
-        .max(hero.expressions.targets.len()) as f32;
-    100.0 + rows * ROW
+        .max(hero.expressions.targets.len())
+}
+
+/// Height of the Expressions panel for this hero with every row shown.
+pub fn expressions_height(hero: &Hero) -> f32 {
+    HEADER_H + expression_rows(hero) as f32 * ROW
 }
 
 /// Warnings about the hero (bad model data, fallbacks, or why there is none), bottom left.
@@ -346,6 +401,7 @@ pub fn draw_warnings(warnings: &[String], hero_present: bool, screen_h: f32) {
     let y = screen_h - h - 10.0;
     let w = (logical_size().x - 20.0).min(900.0);
     draw_rectangle(10.0, y, w, h, Color::new(0.45, 0.28, 0.0, 0.85));
+    let _scope = super::layout_log::panel("hero warnings", Rect { x: 10.0, y, w, h });
     let header = if hero_present {
         "Hero warnings (the hero still plays):"
     } else {
@@ -542,4 +598,23 @@ fn animation_counters(
         x + 10.0,
         cy,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scroll_rows;
+
+    #[test]
+    fn the_wheel_scrolls_by_three_rows_and_stops_at_both_ends() {
+        // 17 rows, 13 fit: the first row shown goes from 0 to 4 at most.
+        assert_eq!(scroll_rows(0, -1.0, 17, 13), 3);
+        assert_eq!(scroll_rows(3, -1.0, 17, 13), 4);
+        assert_eq!(scroll_rows(4, -1.0, 17, 13), 4);
+        assert_eq!(scroll_rows(4, 1.0, 17, 13), 1);
+        assert_eq!(scroll_rows(1, 1.0, 17, 13), 0);
+        assert_eq!(scroll_rows(2, 0.0, 17, 13), 2);
+        // Everything fits (or the hero changed to one with fewer rows): back to the top.
+        assert_eq!(scroll_rows(4, 0.0, 10, 13), 0);
+        assert_eq!(scroll_rows(0, -1.0, 10, 13), 0);
+    }
 }

@@ -1,7 +1,10 @@
 //! The on-screen text: status line, help, and the level error box during hot reload.
 
-use macroquad::prelude::{draw_rectangle, draw_rectangle_lines, draw_text, measure_text, Color};
+use super::layout_log::draw_text;
+use macroquad::prelude::{draw_rectangle, draw_rectangle_lines, measure_text, Color};
 
+use super::layout_log;
+use super::pointer::Rect;
 use super::scale::logical_size;
 use super::widgets::PANEL_BG;
 
@@ -32,6 +35,7 @@ pub const HELP: &[&str] = &[
     "G glide to the next point of interest   double-click the ground to glide there",
     "Tab performance lab   F3 behaviour labels   F4 glide easing editor   F7 culling view   F1/H help   Esc quit",
     "F follow the hero (WASD walk, Shift run, drag orbit, wheel zoom)   V wave   F5 animation   F6 expressions",
+    "L the hero's look target: auto, camera, waving person, clicked point, off   Ctrl+click the ground: she looks there",
     "F8 level overlay (hover: name, kind, file:line:col)   F2 heat map: density, speed, off",
     "F9 edit mode: drag handles, R turn a box, Ctrl+Z/Ctrl+Y undo/redo, Ctrl+S save into the file",
     "Edit the level file while playing: changes apply within a second.",
@@ -53,14 +57,37 @@ pub struct HudInfo<'a> {
     pub edit_line: Option<String>,
 }
 
-/// Draws lines of text on a box sized to them; returns the box's width and height.
-fn panel(lines: &[String], x: f32, y: f32, bg: Color) -> (f32, f32) {
+/// Draws lines of text on a box sized to them (named `name` in the layout record); returns
+/// the box's width and height.
+fn panel(name: &str, lines: &[String], x: f32, y: f32, bg: Color) -> (f32, f32) {
+    let (w, h) = panel_box(name, lines, x, y, bg);
+    LAST_BOXES.with(|b| {
+        b.borrow_mut().push(Rect { x, y, w, h });
+    });
+    (w, h)
+}
+
+thread_local! {
+    /// The boxes drawn by the current `draw` call.
+    static LAST_BOXES: std::cell::RefCell<Vec<Rect>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn panel_box(name: &str, lines: &[String], x: f32, y: f32, bg: Color) -> (f32, f32) {
     let width = lines
         .iter()
         .map(|l| measure_text(l, None, FONT as u16, 1.0).width)
         .fold(0.0, f32::max);
     let size = (width + 16.0, lines.len() as f32 * LINE + 10.0);
     draw_rectangle(x, y, size.0, size.1, bg);
+    let _scope = layout_log::panel(
+        name,
+        Rect {
+            x,
+            y,
+            w: size.0,
+            h: size.1,
+        },
+    );
     for (i, l) in lines.iter().enumerate() {
         draw_text(l, x + 8.0, y + 20.0 + i as f32 * LINE, FONT, TEXT);
     }
@@ -68,35 +95,32 @@ fn panel(lines: &[String], x: f32, y: f32, bg: Color) -> (f32, f32) {
 }
 
 /// A framed box of lines whose bottom edge is at `bottom`; returns where the next box above it
-/// ends.
-fn message_box(lines: &[String], bottom: f32, max_w: f32, (bg, edge): (Color, Color)) -> f32 {
+/// ends. The frame is the fill's own size, so nothing drawn earlier shows between them.
+fn message_box(name: &str, lines: &[String], bottom: f32, (bg, edge): (Color, Color)) -> f32 {
     let h = lines.len() as f32 * LINE + 10.0;
     let y = bottom - h;
-    panel(lines, 20.0, y, bg);
-    draw_rectangle_lines(20.0, y, max_w + 16.0, h, 2.0, edge);
+    let (w, h) = panel(name, lines, 20.0, y, bg);
+    draw_rectangle_lines(20.0, y, w, h, 2.0, edge);
     y - 8.0
+}
+
+/// The lines, each wider than `max_width` split at spaces (the others kept as they are).
+fn wrap_long(lines: &[String], max_width: f32) -> Vec<String> {
+    lines
+        .iter()
+        .flat_map(|l| {
+            if measure_text(l, None, FONT as u16, 1.0).width > max_width {
+                wrap(l, max_width)
+            } else {
+                vec![l.clone()]
+            }
+        })
+        .collect()
 }
 
 /// Splits a long message into lines that fit `max_width` pixels.
 fn wrap(text: &str, max_width: f32) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        let candidate = if line.is_empty() {
-            word.to_string()
-        } else {
-            format!("{line} {word}")
-        };
-        if !line.is_empty() && measure_text(&candidate, None, FONT as u16, 1.0).width > max_width {
-            lines.push(std::mem::replace(&mut line, word.to_string()));
-        } else {
-            line = candidate;
-        }
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
+    super::widgets::wrap_text(text, FONT, max_width)
 }
 
 /// The people line: the four counts that make up the crowd (they always add up to its size),
@@ -114,7 +138,7 @@ pub fn people_line(p: &PeopleCounts, target: usize, stats: &RenderStats) -> Stri
         String::new()
     };
     format!(
-        "people {total}{towards} = drawn {} (near {} mid {} far {} imp {})  culled {}  beyond far {}{spawning}  draws {}  tris {}",
+        "people {total}{towards} = drawn {} (near/mid/far/imp {}/{}/{}/{})  culled {}  beyond {}{spawning}  draws {}  tris {}",
         p.drawn,
         stats.instances_per_lod[0],
         stats.instances_per_lod[1],
@@ -127,8 +151,13 @@ pub fn people_line(p: &PeopleCounts, target: usize, stats: &RenderStats) -> Stri
     )
 }
 
-/// Draws the HUD; returns its status lines as drawn.
-pub fn draw(game: &Game, info: &HudInfo) -> Vec<String> {
+/// Width left to the status box: the right-hand column (the hero's panels) stays clear.
+const RIGHT_COLUMN: f32 = 360.0;
+
+/// Draws the HUD; returns its status lines (before any is wrapped to fit) and the boxes it
+/// drew, which labels over the world keep clear of.
+pub fn draw(game: &Game, info: &HudInfo) -> (Vec<String>, Vec<Rect>) {
+    LAST_BOXES.with(|b| b.borrow_mut().clear());
     let clock = &game.clock;
     let mode = match game.camera.mode {
         CameraMode::Fly => "fly",
@@ -166,11 +195,18 @@ pub fn draw(game: &Game, info: &HudInfo) -> Vec<String> {
     } else {
         status.push("F1 help".to_string());
     }
-    let _ = panel(&status, 10.0, 10.0, PANEL);
-
     let screen = logical_size();
+    let fit = (screen.x - RIGHT_COLUMN - 36.0).max(200.0);
+    let _ = panel("hud", &wrap_long(&status, fit), 10.0, 10.0, PANEL);
+
     if let Some(notice) = info.reload_notice {
-        let _ = panel(&[notice.to_string()], 10.0, screen.y - 44.0, PANEL);
+        let _ = panel(
+            "notice",
+            &[notice.to_string()],
+            10.0,
+            screen.y - 44.0,
+            PANEL,
+        );
     }
     let mut bottom = screen.y - 60.0;
     let max_w = (screen.x - 60.0).max(200.0);
@@ -178,14 +214,14 @@ pub fn draw(game: &Game, info: &HudInfo) -> Vec<String> {
         let mut lines = vec!["Level not applied - the last good level keeps running:".to_string()];
         lines.extend(wrap(&err.to_string(), max_w));
         lines.push("Fix the file and save: it reloads by itself.".to_string());
-        bottom = message_box(&lines, bottom, max_w, ERROR_PANEL);
+        bottom = message_box("level error", &lines, bottom, ERROR_PANEL);
     }
     if !info.model_errors.is_empty() {
         let mut lines = vec!["A model of the level did not load:".to_string()];
         for e in &info.model_errors {
             lines.extend(wrap(e, max_w));
         }
-        bottom = message_box(&lines, bottom, max_w, ERROR_PANEL);
+        bottom = message_box("model error", &lines, bottom, ERROR_PANEL);
     }
     if !game.slow_settings().is_empty() {
         let mut lines =
@@ -193,7 +229,7 @@ pub fn draw(game: &Game, info: &HudInfo) -> Vec<String> {
         for w in game.slow_settings() {
             lines.extend(wrap(&w.to_string(), max_w));
         }
-        message_box(&lines, bottom, max_w, WARNING_PANEL);
+        message_box("slow warning", &lines, bottom, WARNING_PANEL);
     }
-    status
+    (status, LAST_BOXES.with(|b| b.take()))
 }

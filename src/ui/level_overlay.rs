@@ -2,10 +2,9 @@
 //! fixed pixel size, handles (large in edit mode), labels thinned so none covers another or a
 //! panel, and the tooltip of the element under the pointer.
 
+use super::layout_log::draw_text;
 use glam::{Mat4, Vec2, Vec3};
-use macroquad::prelude::{
-    draw_line, draw_rectangle, draw_rectangle_lines, draw_text, measure_text, Color,
-};
+use macroquad::prelude::{draw_line, draw_rectangle, draw_rectangle_lines, measure_text, Color};
 
 use crate::view::level_overlay::{
     project, project_segment, LevelOverlay, Rgba, HANDLE_PICK_PIXELS,
@@ -145,6 +144,15 @@ pub fn draw_tooltip(lines: &[String], at: Vec2, screen: Vec2) {
     let y = (at.y + 16.0).min(screen.y - height - 4.0).max(0.0);
     draw_rectangle(x, y, width, height, Color::new(0.05, 0.05, 0.1, 0.9));
     draw_rectangle_lines(x, y, width, height, 1.0, Color::new(1.0, 1.0, 1.0, 0.6));
+    let _scope = super::layout_log::panel(
+        "tooltip",
+        Rect {
+            x,
+            y,
+            w: width,
+            h: height,
+        },
+    );
     for (i, l) in lines.iter().enumerate() {
         draw_text(
             l,

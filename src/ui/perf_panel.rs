@@ -1,8 +1,10 @@
 //! The performance lab panel (Tab): crowd-size slider, render toggles, stage timings and a
 //! frame-time graph with marks where the crowd size changed.
 
-use macroquad::prelude::{draw_line, draw_rectangle, draw_text, Color};
+use super::layout_log::draw_text;
+use macroquad::prelude::{draw_line, draw_rectangle, Color};
 
+use super::layout_log;
 use super::pointer::Pointer;
 use super::widgets::{draw_slider, Drag, Rect, WidgetState, PANEL_BG};
 use crate::level::LodSettings;
@@ -20,7 +22,8 @@ const CONTROLS_H: f32 = 340.0;
 const STAT_LINE: f32 = 16.0;
 const STAT_FONT: f32 = 16.0;
 const GRAPH_GAP: f32 = 4.0;
-const GRAPH_H: f32 = 64.0;
+// Low enough that the panel with its most statistics lines still fits a 720-line layout.
+const GRAPH_H: f32 = 48.0;
 
 /// The LOD sliders' first track and the step between their rows (two sliders a row).
 const LOD_TOP: f32 = 294.0;
@@ -60,11 +63,16 @@ type Toggle<'a> = (Rect, &'a str, bool, fn(bool) -> Intent);
 pub struct PanelFrame<'a> {
     /// People asked for (the slider's value).
     pub crowd: usize,
+    /// People shown now (not those still waiting to pop in); differs from `crowd` while the
+    /// crowd grows or shrinks towards it.
+    pub shown: usize,
     pub view: &'a ViewSettings,
     /// Shadows in force (the panel's choice, else the level's).
     pub shadows: bool,
-    /// LOD distances in force.
+    /// LOD distances in force (the level's or the sliders').
     pub lod: LodSettings,
+    /// The distances drawn with: those, shortened by adaptive quality's rung.
+    pub drawn_lod: LodSettings,
     pub timings: &'a StageTimings,
     pub stats: &'a RenderStats,
     pub gpu: GpuTime,
@@ -97,14 +105,31 @@ pub fn people_label(n: u32) -> String {
     }
 }
 
-/// The crowd slider's label: the size in force, or while dragging the size a release asks for.
-pub fn crowd_label(crowd: u32, drag: Drag) -> String {
-    match drag {
-        Drag::Moving(v) => format!(
-            "crowd: {} (release to apply)",
-            people_label(crowd_from_slider(v))
-        ),
-        _ => format!("crowd: {} (log scale)", people_label(crowd)),
+/// "2,000" (digits grouped by thousands).
+fn grouped(n: u32) -> String {
+    let label = people_label(n);
+    label.split(' ').next().map(str::to_string).unwrap_or(label)
+}
+
+/// The crowd slider's label: while dragging the size a release asks for; from the release
+/// until that many people are shown, the size asked for and how many are shown so far (the
+/// old size is never shown as if the change were undone); then the size.
+pub fn crowd_label(crowd: u32, shown: u32, drag: Drag) -> String {
+    let target = match drag {
+        Drag::Moving(v) => {
+            return format!(
+                "crowd: {} (release to apply)",
+                people_label(crowd_from_slider(v))
+            )
+        }
+        // The release frame: the new size is applied at the end of this frame.
+        Drag::Released(v) => crowd_from_slider(v),
+        Drag::Idle => crowd,
+    };
+    if target == shown {
+        format!("crowd: {} (log scale)", people_label(target))
+    } else {
+        format!("crowd: to {} ({} shown)", grouped(target), grouped(shown))
     }
 }
 
@@ -124,6 +149,15 @@ impl PerfPanel {
         let lines = stat_lines(f.timings, f.stats, f.gpu);
         let height = panel_height(lines.len());
         draw_rectangle(x, y, PANEL_W, height, PANEL_BG);
+        let _scope = layout_log::panel(
+            "performance lab",
+            Rect {
+                x,
+                y,
+                w: PANEL_W,
+                h: height,
+            },
+        );
         draw_text("Performance lab (Tab)", x + 10.0, y + 22.0, 22.0, TEXT);
         let changed = self.draw_controls(f, x, y, intents);
         for (i, l) in lines.iter().enumerate() {
@@ -164,7 +198,8 @@ impl PerfPanel {
             Drag::Moving(v) => v,
             _ => slider_from_crowd(crowd as u32),
         };
-        draw_slider(track, &crowd_label(crowd as u32, drag), knob);
+        let label = crowd_label(crowd as u32, f.shown as u32, drag);
+        draw_slider(track, &label, knob);
         if let Drag::Released(v) = drag {
             let count = crowd_from_slider(v);
             changed = count as usize != crowd;
@@ -269,7 +304,7 @@ impl PerfPanel {
             intents.push(Intent::SetUniformCap(caps.get(index).copied().flatten()));
         }
         self.level_rows(f.panels, check(10.0), intents);
-        if let Some(d) = self.lod_sliders(f.lod, x, y) {
+        if let Some(d) = self.lod_sliders(f.lod, f.drawn_lod, x, y) {
             intents.push(Intent::SetLodDistances(d));
         }
         changed
@@ -302,15 +337,22 @@ impl PerfPanel {
         }
     }
 
-    /// The LOD distance sliders (near, mid, far, impostors from); the new distances when one
-    /// moved.
-    fn lod_sliders(&mut self, mut d: LodSettings, x: f32, y: f32) -> Option<LodSettings> {
+    /// The LOD distance sliders (near, mid, far, impostors from), showing the distances drawn
+    /// with (`drawn`: adaptive quality may shorten those in force, `d`); the new distances in
+    /// force when one moved (what was dragged to, over the rung's shortening).
+    fn lod_sliders(
+        &mut self,
+        mut d: LodSettings,
+        drawn: LodSettings,
+        x: f32,
+        y: f32,
+    ) -> Option<LodSettings> {
         let mut changed_lod = false;
-        for (k, (name, value, max)) in [
-            ("near", &mut d.near, 80.0f32),
-            ("mid", &mut d.mid, 200.0),
-            ("far", &mut d.far, 600.0),
-            ("impostors from", &mut d.impostor, 300.0),
+        for (k, (name, value, shown, max)) in [
+            ("near", &mut d.near, drawn.near, 80.0f32),
+            ("mid", &mut d.mid, drawn.mid, 200.0),
+            ("far", &mut d.far, drawn.far, 600.0),
+            ("impostors from", &mut d.impostor, drawn.impostor, 300.0),
         ]
         .into_iter()
         .enumerate()
@@ -322,17 +364,20 @@ impl PerfPanel {
                 w: half,
                 h: 14.0,
             };
-            let mut t = (*value / max).clamp(0.0, 1.0);
-            let label = match (k, value.is_finite()) {
-                (3, true) => format!("{name} {:.0} m", *value),
-                (3, false) => format!("{name}: none"),
-                _ => format!("LOD {name}: {:.0} m", *value),
-            };
+            let mut t = (shown / max).clamp(0.0, 1.0);
+            let label = lod_slider_label(k, name, *value, shown);
             if self
                 .widgets
                 .slider(LOD_SLIDER + k as u32, track, &label, &mut t)
             {
-                *value = (t * max).max(1.0);
+                // How much the rung shortens this distance (1 when it does not, or when the
+                // distance is infinite).
+                let scale = if value.is_finite() && shown.is_finite() && *value > 0.0 {
+                    (shown / *value).max(0.01)
+                } else {
+                    1.0
+                };
+                *value = (t * max / scale).max(1.0);
                 changed_lod = true;
             }
         }
@@ -344,21 +389,38 @@ impl PerfPanel {
     }
 }
 
+/// A LOD slider's label: the distance drawn with, and the one in force when adaptive quality
+/// shortens it ("LOD near: 8/25 m"; short enough for half the panel's width).
+fn lod_slider_label(k: usize, name: &str, set: f32, shown: f32) -> String {
+    if !shown.is_finite() {
+        return format!("{name}: none");
+    }
+    let shortened = (shown - set).abs() >= 0.5;
+    match (k, shortened) {
+        (3, true) => format!("impostors {shown:.0}/{set:.0} m"),
+        (3, false) => format!("{name} {shown:.0} m"),
+        (_, true) => format!("LOD {name}: {shown:.0}/{set:.0} m"),
+        (_, false) => format!("LOD {name}: {shown:.0} m"),
+    }
+}
+
 /// The panel's statistics lines: counters of the renderer's last frame, then smoothed stage
 /// timings (what `--stats-out` reports as shown).
 pub fn stat_lines(timings: &StageTimings, stats: &RenderStats, gpu: GpuTime) -> Vec<String> {
-    let mut lines = vec![format!(
-        "draws {}  tris {}  people {} ({})",
-        stats.draw_calls,
-        stats.triangles,
-        stats.instances_per_lod.iter().sum::<u32>(),
-        stats
-            .instances_per_lod
-            .iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join("/")
-    )];
+    // Two lines: at 128,260 people and millions of triangles one would run past the panel.
+    let mut lines = vec![
+        format!("draws {}  tris {}", stats.draw_calls, stats.triangles),
+        format!(
+            "people {} by LOD {}",
+            stats.instances_per_lod.iter().sum::<u32>(),
+            stats
+                .instances_per_lod
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join("/")
+        ),
+    ];
     lines.push(format!(
         "batches {}  uniforms {:.1} KB  textures {:.1} MB",
         stats.batches,
@@ -394,6 +456,7 @@ pub fn stat_lines(timings: &StageTimings, stats: &RenderStats, gpu: GpuTime) -> 
 /// Frame times as bars, newest on the right; red marks where the crowd size changed.
 fn draw_frame_graph(history: &FrameHistory, x: f32, y: f32, w: f32, h: f32) {
     draw_rectangle(x, y, w, h, PANEL_BG);
+    layout_log::panel_part(Rect { x, y, w, h });
     // Scale to the worst frame but never below 33 ms, so a smooth run looks flat.
     let scale_ms = history.max_ms().max(33.4);
     let n = history.len().max(1) as f32;
@@ -418,7 +481,7 @@ fn draw_frame_graph(history: &FrameHistory, x: f32, y: f32, w: f32, h: f32) {
     }
     draw_text(
         format!(
-            "frame time (last {} frames), max {:.1} ms; lines 16.7 / 33.3 ms",
+            "frame ms, last {}: max {:.1} (lines 17/33)",
             history.len(),
             history.max_ms()
         ),
@@ -435,11 +498,33 @@ mod tests {
 
     #[test]
     fn the_panel_and_its_frame_graph_fit_a_720_line_layout() {
-        // Five counter lines (the impostor atlas's among them) and a line per stage: the most
+        // Six counter lines (the impostor atlas's among them) and a line per stage: the most
         // the panel ever shows.
-        let lines = 5 + Stage::ALL.len();
+        let lines = 6 + Stage::ALL.len();
         let bottom = 112.0 + panel_height(lines) + GRAPH_GAP + GRAPH_H;
         assert!(bottom <= 720.0 - 8.0, "bottom at {bottom}");
+    }
+
+    #[test]
+    fn lod_sliders_show_the_distances_drawn_with() {
+        assert_eq!(lod_slider_label(0, "near", 25.0, 25.0), "LOD near: 25 m");
+        assert_eq!(lod_slider_label(0, "near", 25.0, 7.5), "LOD near: 8/25 m");
+        assert_eq!(
+            lod_slider_label(2, "far", 220.0, 143.0),
+            "LOD far: 143/220 m"
+        );
+        assert_eq!(
+            lod_slider_label(3, "impostors from", 60.0, 60.0),
+            "impostors from 60 m"
+        );
+        assert_eq!(
+            lod_slider_label(3, "impostors from", 60.0, 25.0),
+            "impostors 25/60 m"
+        );
+        assert_eq!(
+            lod_slider_label(3, "impostors from", 60.0, f32::INFINITY),
+            "impostors from: none"
+        );
     }
 
     #[test]
@@ -449,16 +534,30 @@ mod tests {
         assert_eq!(people_label(100_000), "100,000 people");
         assert_eq!(people_label(2500), "2,500 people");
         assert_eq!(
-            crowd_label(2000, Drag::Idle),
+            crowd_label(2000, 2000, Drag::Idle),
             "crowd: 2,000 people (log scale)"
         );
         assert_eq!(
-            crowd_label(2000, Drag::Moving(0.8)),
+            crowd_label(2000, 2000, Drag::Moving(0.8)),
             "crowd: 10,000 people (release to apply)"
         );
+        // From the release until everyone is there: the size asked for, never the old one.
         assert_eq!(
-            crowd_label(2000, Drag::Released(0.8)),
-            "crowd: 2,000 people (log scale)"
+            crowd_label(2000, 2000, Drag::Released(0.8)),
+            "crowd: to 10,000 (2,000 shown)"
+        );
+        assert_eq!(
+            crowd_label(10_000, 2040, Drag::Idle),
+            "crowd: to 10,000 (2,040 shown)"
+        );
+        assert_eq!(
+            crowd_label(10_000, 10_000, Drag::Idle),
+            "crowd: 10,000 people (log scale)"
+        );
+        // Shrinking: the leaving people are shown until they have faded out.
+        assert_eq!(
+            crowd_label(500, 2000, Drag::Idle),
+            "crowd: to 500 (2,000 shown)"
         );
     }
 

@@ -7,7 +7,7 @@
 use glam::Vec2;
 
 /// A screen rectangle in pixels, y down.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Rect {
     pub x: f32,
     pub y: f32,

@@ -1,7 +1,8 @@
 //! Tiny immediate-mode widgets drawn with macroquad shapes. They land in the same 2D batch as the
 //! HUD, so screenshots taken at the end of a frame show them (macroquad's own UI is drawn later).
 
-use macroquad::prelude::{draw_circle, draw_rectangle, draw_rectangle_lines, draw_text, Color};
+use super::layout_log::draw_text;
+use macroquad::prelude::{draw_circle, draw_rectangle, draw_rectangle_lines, measure_text, Color};
 
 use super::pointer::Pointer;
 pub use super::pointer::Rect;
@@ -125,6 +126,31 @@ pub fn draw_slider(track: Rect, label: &str, value: f32) {
     draw_rectangle(track.x, mid - 2.0, track.w * v, 4.0, FILL);
     draw_circle(track.x + track.w * v, mid, 7.0, TEXT);
     draw_text(label, track.x, track.y - 2.0, 18.0, TEXT);
+}
+
+/// Splits `text` at spaces into lines no wider than `max_width` at `font_size` (a single
+/// word wider than that gets a line of its own).
+pub fn wrap_text(text: &str, font_size: f32, max_width: f32) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let candidate = if line.is_empty() {
+            word.to_string()
+        } else {
+            format!("{line} {word}")
+        };
+        if !line.is_empty()
+            && measure_text(&candidate, None, font_size as u16, 1.0).width > max_width
+        {
+            lines.push(std::mem::replace(&mut line, word.to_string()));
+        } else {
+            line = candidate;
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
 }
 
 /// The option after `index`, wrapping (0 when there are none).

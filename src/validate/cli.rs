@@ -52,15 +52,87 @@ pub fn run_validate(args: &ValidateArgs) -> Result<Outcome, String> {
     })
 }
 
-/// validate.csv, validate.md and one PNG per plot, each written whole or not at all.
+/// validate.csv, validate.md and one PNG per plot, as one set (`files::write_set`): all of them
+/// are replaced, or, when any cannot be written, none is, so the folder never mixes two runs.
 pub fn write_report(report: &Report, dir: &Path) -> Result<(), String> {
-    let write = |name: &str, bytes: &[u8]| {
-        crate::files::write_atomic(&dir.join(name), bytes).map_err(|e| e.to_string())
-    };
-    write("validate.csv", to_csv(&report.rows).as_bytes())?;
-    write("validate.md", to_markdown(&report.rows).as_bytes())?;
+    let mut files = Vec::new();
     for (name, chart) in plots::all(report) {
-        chart.write_png(&dir.join(name))?;
+        files.push((dir.join(name), chart.png()?));
     }
+    files.push((
+        dir.join("validate.md"),
+        to_markdown(&report.rows).into_bytes(),
+    ));
+    // The table scripts read goes last.
+    files.push((dir.join("validate.csv"), to_csv(&report.rows).into_bytes()));
+    crate::files::write_set(&files).map_err(|e| e.to_string())?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::{counterflow, Row};
+
+    fn report(measured: f32) -> Report {
+        Report {
+            effort: Effort::Quick,
+            rows: vec![Row::new(
+                "fundamental_diagram",
+                "density",
+                2.0,
+                measured,
+                "m/s",
+                0.455,
+                0.758,
+            )],
+            fundamental: Vec::new(),
+            bottleneck: Vec::new(),
+            counterflow: counterflow::Outcome {
+                times: Vec::new(),
+                order: Vec::new(),
+            },
+        }
+    }
+
+    #[test]
+    fn a_run_whose_table_cannot_be_written_leaves_the_last_run_whole() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        write_report(&report(0.66), dir.path()).expect("first run");
+        let csv = std::fs::read(dir.path().join("validate.csv")).expect("csv");
+        let md = std::fs::read(dir.path().join("validate.md")).expect("md");
+        // validate.md cannot be replaced (a folder took its name): nothing of the run lands.
+        std::fs::remove_file(dir.path().join("validate.md")).expect("rm");
+        std::fs::create_dir(dir.path().join("validate.md")).expect("mkdir");
+        let e = write_report(&report(0.5), dir.path()).expect_err("validate.md is a folder");
+        assert_eq!(
+            e,
+            format!(
+                "cannot write {}: a folder has that name",
+                dir.path().join("validate.md").display()
+            )
+        );
+        assert_eq!(
+            std::fs::read(dir.path().join("validate.csv")).expect("csv"),
+            csv,
+            "the CSV of the last run stays"
+        );
+        assert!(String::from_utf8_lossy(&csv).contains(",0.6600,"));
+        std::fs::remove_dir(dir.path().join("validate.md")).expect("rmdir");
+        write_report(&report(0.5), dir.path()).expect("second run");
+        assert_ne!(
+            std::fs::read(dir.path().join("validate.md")).expect("md"),
+            md
+        );
+        let mut names: Vec<_> = std::fs::read_dir(dir.path())
+            .expect("ls")
+            .map(|e| e.expect("entry").file_name())
+            .collect();
+        names.sort();
+        assert_eq!(
+            names,
+            ["validate.csv", "validate.md"],
+            "no temporaries left"
+        );
+    }
 }

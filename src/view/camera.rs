@@ -152,6 +152,9 @@ pub struct CameraRig {
     /// How far the follow camera may be from its target now: people and props between it and
     /// the hero pull it in (`game`'s clearance sets it; infinite when nothing is in the way).
     pub follow_reach: f32,
+    /// The lowest pitch the follow camera may have now: heads near the lens lift it over them
+    /// (`game`'s clearance sets it; below every pitch when nobody is near).
+    pub follow_lift: f32,
     pub fov_y: f32,
     pub near: f32,
     pub far: f32,
@@ -174,6 +177,7 @@ impl CameraRig {
                 ..orbit
             },
             follow_reach: f32::INFINITY,
+            follow_lift: f32::NEG_INFINITY,
             fov_y: start.fov_deg.clamp(1.0, 170.0).to_radians(),
             near: 0.1,
             far: 2000.0,
@@ -228,13 +232,19 @@ impl CameraRig {
             pitch: FOLLOW_PITCH,
         };
         self.follow_reach = f32::INFINITY;
+        self.follow_lift = f32::NEG_INFINITY;
         self.mode = CameraMode::Follow;
     }
 
-    /// The follow camera as placed: the player's distance, pulled in to `follow_reach`.
+    /// The follow camera as placed: the player's distance, pulled in to `follow_reach`, and
+    /// their pitch, lifted to `follow_lift`.
     pub fn follow_view(&self) -> OrbitCamera {
         OrbitCamera {
             distance: self.follow.distance.min(self.follow_reach.max(0.0)),
+            pitch: self
+                .follow
+                .pitch
+                .max(self.follow_lift.min(ORBIT_PITCH_LIMITS.1)),
             ..self.follow
         }
     }

@@ -28,6 +28,9 @@ const LABEL_HEIGHT: f32 = 2.2;
 const CIRCLE_SEGMENTS: usize = 32;
 /// A handle this close to the pointer (pixels) is under it.
 pub const HANDLE_PICK_PIXELS: f32 = 10.0;
+/// A handle nearer than this on screen to the handle of the element it moves with is not
+/// drawn or picked: the two would overlap and grab one another's drags.
+pub const HANDLE_MIN_PIXELS: f32 = 18.0;
 /// A line this close to the pointer (pixels) is under it.
 const LINE_PICK_PIXELS: f32 = 5.0;
 
@@ -66,6 +69,9 @@ pub struct Handle {
     pub at: Vec3,
     pub element: Element,
     pub movable: bool,
+    /// The element this one moves with (a seat's bench): its handle stands for both when the
+    /// two would be drawn close together (`merge_close_handles`).
+    pub owner: Option<Element>,
 }
 
 /// A ground area picked when the pointer's ground point is inside it.
@@ -159,6 +165,7 @@ impl LevelOverlay {
             at: ground(at),
             element,
             movable: element.movable(),
+            owner: None,
         });
     }
 
@@ -195,6 +202,9 @@ impl LevelOverlay {
                 },
             ));
             o.handle(p.position, e);
+            if let Some(h) = o.handles.last_mut() {
+                h.owner = e.owner(level);
+            }
             let used = occupancy.get(i).copied().unwrap_or(0);
             let text = format!("{} · {:?} · {used}/{}", p.name, p.activity, p.capacity);
             o.label(p.position, text, POI_COLOR, e, 0);
@@ -268,6 +278,29 @@ impl LevelOverlay {
                 self.label(first, format!("path {}{looped}", p.name), PATH_COLOR, e, 1);
             }
         }
+    }
+
+    /// Keeps one handle where an element and what moves with it (a bench and its seat) would
+    /// have theirs within [`HANDLE_MIN_PIXELS`] of each other on this view: the owner's, which
+    /// drags both. Nearer, the two stand apart and each is drawn and picked (the seat can then
+    /// be placed on its own).
+    pub fn merge_close_handles(&mut self, view_proj: &Mat4, screen: Vec2) {
+        let on_screen = |at: Vec3| project(view_proj, at, screen);
+        let owners: Vec<(Element, Option<Vec2>)> = self
+            .handles
+            .iter()
+            .map(|h| (h.element, on_screen(h.at)))
+            .collect();
+        self.handles.retain(|h| {
+            let Some(owner) = h.owner else {
+                return true;
+            };
+            let owner_at = owners.iter().find(|(e, _)| *e == owner).and_then(|o| o.1);
+            match (on_screen(h.at), owner_at) {
+                (Some(a), Some(b)) => a.distance(b) >= HANDLE_MIN_PIXELS,
+                _ => true,
+            }
+        });
     }
 
     /// Paints the lines and labels of `element` (an error's, the one under the pointer) in
@@ -525,6 +558,59 @@ mod tests {
         // The hero spawn is picked but never dragged.
         assert_eq!(pick_at(3.0, 3.0, false), Some(Element::HeroSpawn));
         assert_eq!(pick_at(3.0, 3.0, true), None);
+    }
+
+    #[test]
+    fn a_seat_handle_near_its_bench_handle_merges_into_it_until_zoomed_in() {
+        let level: Level = ron::from_str(&LEVEL.replace(
+            "obstacles: [",
+            "obstacles: [\n        (name: \"bench\", kind: Bench, shape: Box(center: (0.0, -5.0), \
+             half_extents: (1.5, 0.35), angle_deg: 0.0)),",
+        ).replace(
+            "points_of_interest: [",
+            "points_of_interest: [\n        (name: \"seat\", position: (0.0, -4.1), radius: 0.6, \
+             weight: 1.0, capacity: 3, activity: Sit),",
+        ))
+        .expect("parses");
+        let (bench, seat) = (Element::Obstacle(0), Element::Poi(0));
+        let screen = Vec2::new(800.0, 800.0);
+        let handles = |vp: &Mat4| {
+            let mut o = LevelOverlay::build(&level, &[]);
+            o.merge_close_handles(vp, screen);
+            o.handles.iter().map(|h| h.element).collect::<Vec<_>>()
+        };
+        // From 60 m up the 0.9 m between them is about 13 pixels: one handle, the bench's,
+        // and a press between the two grabs the bench (which carries the seat), where
+        // unmerged the seat's nearer handle would take it.
+        let far = top_down();
+        let gap = |vp: &Mat4| {
+            let at = |z| project(vp, Vec3::new(0.0, LIFT, z), screen).expect("in front");
+            at(-5.0).distance(at(-4.1))
+        };
+        assert!(gap(&far) < HANDLE_MIN_PIXELS, "{}", gap(&far));
+        let seen = handles(&far);
+        assert!(seen.contains(&bench) && !seen.contains(&seat), "{seen:?}");
+        let mut o = LevelOverlay::build(&level, &[]);
+        let on = |z| project(&far, Vec3::new(0.0, LIFT, z), screen).expect("in front");
+        let between = on(-5.0) + (on(-4.1) - on(-5.0)).normalize() * 7.0;
+        assert_eq!(pick(&o, &far, screen, between, None, true), Some(seat));
+        o.merge_close_handles(&far, screen);
+        assert_eq!(pick(&o, &far, screen, between, None, true), Some(bench));
+        // From 20 m they are 40 pixels apart: both.
+        let near = Mat4::perspective_rh_gl(1.0, 1.0, 0.5, 200.0)
+            * Mat4::look_at_rh(
+                Vec3::new(0.0, 20.0, -4.5),
+                Vec3::new(0.0, 0.0, -4.5),
+                Vec3::NEG_Z,
+            );
+        assert!(gap(&near) > HANDLE_MIN_PIXELS, "{}", gap(&near));
+        let seen = handles(&near);
+        assert!(seen.contains(&bench) && seen.contains(&seat), "{seen:?}");
+        // Handles of elements that do not move together are never merged.
+        assert_eq!(
+            LevelOverlay::build(&level, &[]).handles.len() - 1,
+            handles(&far).len()
+        );
     }
 
     #[test]

@@ -1,11 +1,12 @@
 //! Time and peak-heap budgets for fuzz cases: a counting `#[global_allocator]` and
-//! [`measure`], which runs a closure and reports how long it took and how much heap it held at
+//! [`measure`], which runs a closure and reports how much CPU time it took and how much heap it held at
 //! its peak above what was live when it started.
 //!
-//! Include it only from the test binaries that measure (the fuzzers), so the others keep the
-//! plain system allocator:
+//! Include it only from the test binaries that measure (the fuzzers), next to `mod support;` (its
+//! CPU clock), so the others keep the plain system allocator:
 //!
 //! ```ignore
+//! mod support;
 //! #[path = "support/budget.rs"]
 //! mod budget;
 //!
@@ -23,6 +24,10 @@
 //! line on stderr from here, instead of the machine paging a runaway allocation in. The cap
 //! is well above the budget so a case that merely overruns is reported by [`Usage::check`].
 #![allow(dead_code)]
+
+// The binaries that measure also have `mod support;`: one copy of the CPU clock per binary.
+#[allow(unused_imports)]
+pub use crate::support::cpu::thread_cpu_time;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::Write;
@@ -50,7 +55,11 @@ pub const HARD_CAP_BYTES: usize = 1 << 30;
 /// What one measured closure used.
 #[derive(Clone, Copy, Debug)]
 pub struct Usage {
+    /// Wall time, for reports only: other processes on a busy machine stretch it.
     pub elapsed: Duration,
+    /// CPU time of the calling thread, which the time budget is judged by: the loaders measured
+    /// here run on that thread, and a busy machine does not stretch it.
+    pub cpu: Duration,
     /// The highest live heap during the closure, minus the live heap when it started.
     pub peak_bytes: usize,
 }
@@ -58,10 +67,10 @@ pub struct Usage {
 impl Usage {
     /// `Err` naming `what` and the overrun when this usage is over `budget`.
     pub fn check(&self, what: &str, budget: Budget) -> Result<(), String> {
-        if self.elapsed > budget.time {
+        if self.cpu > budget.time {
             return Err(format!(
-                "{what}: took {:.2} s, budget {:.2} s",
-                self.elapsed.as_secs_f64(),
+                "{what}: took {:.2} s of CPU, budget {:.2} s",
+                self.cpu.as_secs_f64(),
                 budget.time.as_secs_f64()
             ));
         }
@@ -86,7 +95,7 @@ pub fn measure<R>(f: impl FnOnce() -> R) -> (R, Usage) {
     let closer = Closer;
     CAPPED.store(true, Ordering::SeqCst);
     let start = Instant::now();
-    let value = f();
+    let (value, cpu) = thread_cpu_time(f);
     let elapsed = start.elapsed();
     drop(closer);
     let peak_bytes = PEAK.load(Ordering::SeqCst).saturating_sub(base);
@@ -94,6 +103,7 @@ pub fn measure<R>(f: impl FnOnce() -> R) -> (R, Usage) {
         value,
         Usage {
             elapsed,
+            cpu,
             peak_bytes,
         },
     )

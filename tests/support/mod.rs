@@ -1,13 +1,17 @@
 //! The one support module of the integration tests: `mod support;` in a test file.
 //! - [`models`]: test models by name, loading them, the reference JSON files;
 //! - [`gltf_builder`]: small self-contained glTF files built in code;
+//! - [`cpu`]: CPU time of the calling thread (load-proof "refused before the work" checks);
 //! - [`gl_checks`]: harness-less tests that check pixels in a real GL window;
+//! - [`live`]: a running game the test waits on line by line (no sleeps);
 //! - [`run`]: running the binary in a window (or Xvfb), screenshots and frame reports;
 //! - `assert_approx!` (from `throng::approx`): approximate equality of floats and glam vectors.
 #![allow(dead_code, unused_imports)]
 
+pub mod cpu;
 pub mod gl_checks;
 pub mod gltf_builder;
+pub mod live;
 pub mod models;
 pub mod run;
 

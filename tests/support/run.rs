@@ -82,19 +82,32 @@ pub fn differing_pixels(a: &Rgb8Image, b: &Rgb8Image, limit: i32) -> usize {
         .count()
 }
 
-/// Runs the throng binary with `args` in a window (on `display`), from the project root.
-pub fn run_throng(display: &Display, args: &[&str]) -> Output {
+/// The throng binary as a command that opens its window on `display` (through a private
+/// Xvfb where there is no display), run from the project root; arguments still to add.
+pub fn throng_command(display: &Display) -> Command {
+    throng_command_on(display, "1280x720")
+}
+
+/// `throng_command` with a private Xvfb screen of `screen` ("1920x1080") pixels, for windows
+/// larger than the default one.
+pub fn throng_command_on(display: &Display, screen: &str) -> Command {
     let exe = env!("CARGO_BIN_EXE_throng");
     let mut cmd = match display {
         Display::Existing => Command::new(exe),
         Display::Xvfb => {
             let mut c = Command::new("xvfb-run");
-            c.args(["-a", "-s", "-screen 0 1280x720x24", exe]);
+            c.args(["-a", "-s", &format!("-screen 0 {screen}x24"), exe]);
             c
         }
     };
-    cmd.args(args)
-        .current_dir(project_root())
+    cmd.current_dir(project_root());
+    cmd
+}
+
+/// Runs the throng binary with `args` in a window (on `display`), from the project root.
+pub fn run_throng(display: &Display, args: &[&str]) -> Output {
+    throng_command(display)
+        .args(args)
         .output()
         .expect("the throng binary starts")
 }
@@ -145,13 +158,46 @@ pub fn read_jpeg(path: &Path) -> Rgb8Image {
     }
 }
 
-/// Runs `f` on its own thread and gives up after 5 s, so a read that blocks (a FIFO, a device)
-/// fails the test instead of hanging it.
-pub fn within_5s<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+/// Runs `f` on its own thread and insists that it ends promptly: within 5 s of that thread's
+/// CPU time (so work that grows too fast fails, however busy the machine), and within a
+/// generous wall deadline, so a read that blocks (a FIFO, a device), using no CPU, fails the
+/// test instead of hanging it.
+pub fn promptly<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let _ = tx.send(f());
+        let _ = tx.send(super::cpu::thread_cpu_time(f));
     });
-    rx.recv_timeout(std::time::Duration::from_secs(5))
-        .expect("finished within 5 s (a FIFO or device was waited on)")
+    let (value, cpu) = rx
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .expect("finished within 120 s (a FIFO or device was waited on)");
+    assert!(
+        cpu.as_secs_f64() < 5.0,
+        "took {cpu:?} of CPU, more than 5 s"
+    );
+    value
+}
+
+/// A copy of levels/plaza.ron in a scratch folder, for tests that edit and save it.
+pub struct ScratchPlaza {
+    /// The plaza's text as shipped.
+    pub original: String,
+    pub level: throng::level::Level,
+    /// The copy's folder (removed when dropped) and the copy.
+    pub dir: tempfile::TempDir,
+    pub file: std::path::PathBuf,
+}
+
+pub fn scratch_plaza() -> ScratchPlaza {
+    let original =
+        std::fs::read_to_string(project_root().join("levels/plaza.ron")).expect("the plaza");
+    let level = ron::from_str(&original).expect("the plaza parses");
+    let dir = scratch_dir();
+    let file = dir.path().join("plaza.ron");
+    std::fs::write(&file, &original).expect("copy the plaza");
+    ScratchPlaza {
+        original,
+        level,
+        dir,
+        file,
+    }
 }

@@ -14,7 +14,7 @@ use super::bake::{BakedClip, VatBake, VatLayout, VatPrimitive, MAX_TEXTURE_SIDE}
 use super::encode::{self, VatAabb, VatFormat};
 use super::reduce::bracket;
 use super::{VatError, VatSpace};
-use crate::files::{stage, WriteError};
+use crate::files::{write_set, WriteError};
 
 pub const MANIFEST_FORMAT: &str = "throng-vat/1";
 
@@ -341,20 +341,16 @@ fn write_atomically(
             format!("cannot write: {}", e.reason),
         )
     };
-    let mut staged = Vec::with_capacity(files.len());
-    for (name, bytes) in files {
-        staged.push((
-            stage(&dir.join(name), bytes).map_err(failed)?,
-            bytes.len() as u64,
-        ));
-    }
-    let mut out = Vec::with_capacity(staged.len());
-    for (file, len) in staged {
-        let dest = file.path().to_path_buf();
-        file.commit().map_err(failed)?;
-        out.push((dest, len));
-    }
-    Ok(out)
+    let set: Vec<(PathBuf, &[u8])> = files
+        .iter()
+        .map(|(name, bytes)| (dir.join(name), bytes.as_slice()))
+        .collect();
+    let written = write_set(&set).map_err(failed)?;
+    Ok(written
+        .into_iter()
+        .zip(files)
+        .map(|(path, (_, bytes))| (path, bytes.len() as u64))
+        .collect())
 }
 
 /// A bake read back: the manifest and every stored frame decoded to floats (values in the
