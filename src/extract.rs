@@ -204,6 +204,11 @@ impl Extractor {
             &mut self.lod_state,
             &mut self.skinned,
         );
+        // Only the follow camera goes where it did not choose to look at people: an orbit or
+        // fly camera brought close to someone is there to see them.
+        if game.camera.mode == crate::level::CameraMode::Follow {
+            self.skinned.fade.near = crate::view::lod_fade::NEAR_LENS;
+        }
         let c = self.skinned.counts;
         let people = PeopleCounts {
             drawn: c.visible as usize,

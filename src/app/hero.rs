@@ -13,7 +13,7 @@ use crate::game::Game;
 use crate::hero::Hero;
 use crate::render::hero::{HeroRenderOptions, HeroRenderer};
 use crate::settings::{Intent, Panels};
-use crate::ui::hero_panels::{draw_warnings, HeroPanels};
+use crate::ui::hero_panels::HeroPanels;
 use crate::ui::pointer::{Pointer, Rect};
 use crate::ui::scale::logical_size;
 
@@ -61,8 +61,8 @@ impl HeroView {
                 renderer = r;
             }
             Err(e) => {
-                eprintln!("throng: {e} (the plaza plays without a hero)");
-                warnings.push(e.clone());
+                // The model error box shows it for as long as it holds, not as a warning.
+                eprintln!("throng: {e} (the level plays without a hero)");
                 load_error = Some(e);
             }
         }
@@ -113,10 +113,13 @@ impl HeroView {
                 };
                 let w = format!("{w} ({kept})");
                 eprintln!("throng: {w}");
+                // With no hero the model error box says it; a kept hero gets a warning.
                 if game.hero.is_none() {
-                    self.load_error = Some(w.clone());
+                    self.load_error = Some(w);
+                    self.warnings.clear();
+                } else {
+                    self.warnings = vec![w];
                 }
-                self.warnings = vec![w];
             }
         }
     }
@@ -186,8 +189,16 @@ impl HeroView {
             }
         }
         intents.extend(commands.into_iter().map(Intent::Hero));
-        if self.started.elapsed() < WARNINGS_SHOWN || show_anim {
-            draw_warnings(&self.warnings, game.hero.is_some(), screen.y);
+    }
+
+    /// The hero's warnings (bad model data, fallbacks) while they are shown: for a while after
+    /// start or a swap, and while the Animation panel is open. The HUD draws them with the other
+    /// boxes that must be read.
+    pub fn shown_warnings(&self, panels: &Panels) -> Vec<String> {
+        if self.started.elapsed() < WARNINGS_SHOWN || panels.hero_animation {
+            self.warnings.clone()
+        } else {
+            Vec::new()
         }
     }
 }
@@ -217,6 +228,9 @@ fn build(
     let gl = unsafe { get_internal_gl() };
     let renderer = match HeroRenderer::new(gl.quad_context, &hero, options_from_env()) {
         Ok(r) => {
+            for w in &r.warnings {
+                eprintln!("throng: hero: {w}");
+            }
             warnings.extend(r.warnings.iter().cloned());
             Some(r)
         }

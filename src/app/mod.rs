@@ -476,23 +476,22 @@ impl Session {
         {
             self.notice = None;
         }
-        let (hud_lines, hud_boxes) = hud::draw(
-            game,
-            &HudInfo {
-                frame_ms: frame_ms_avg,
-                quality: &self.quality,
-                stats: &f.stats,
-                people: f.people,
-                reload_notice: self.notice.as_ref().map(|(s, ..)| s.as_str()),
-                model_errors: self.model_errors(),
-                help: panels.help,
-                edit_line: self.tools.hud_line(game, &panels),
-            },
-        );
-        let legend = view.cull_view.then(|| {
-            let top = hud_boxes.first().map_or(10.0, |r| r.y + r.h + 4.0);
-            draw_cull_view_legend(top)
-        });
+        let hud_info = HudInfo {
+            frame_ms: frame_ms_avg,
+            quality: &self.quality,
+            stats: &f.stats,
+            people: f.people,
+            reload_notice: self.notice.as_ref().map(|(s, ..)| s.as_str()),
+            model_errors: self.model_errors(),
+            hero_warnings: self.hero_view.shown_warnings(&panels),
+            help: panels.help,
+            edit_line: self.tools.hud_line(game, &panels),
+        };
+        let (hud_lines, hud_boxes) = hud::draw(game, &hud_info);
+        let below_hud = hud_boxes.first().map_or(10.0, |r| r.y + r.h + 8.0);
+        let legend = view
+            .cull_view
+            .then(|| draw_cull_view_legend(below_hud - 4.0));
         let mut intents: Vec<Intent> = Vec::new();
         if panels.curve_editor {
             covered.push(glide_editor::draw(
@@ -521,18 +520,20 @@ impl Session {
                 pointer,
                 panels,
             };
-            crowd_changed = self
-                .perf_panel
-                .draw(&frame, x, 112.0, &mut intents, &mut covered);
+            crowd_changed =
+                self.perf_panel
+                    .draw(&frame, x, below_hud.max(112.0), &mut intents, &mut covered);
         }
         self.hero_view
             .draw_ui(game, &panels, pointer, &mut intents, &mut covered);
+        let alerts = hud::draw_alerts(game, &hud_info);
         // Last, so no panel hides the tooltip.
         self.tools.draw_tooltip(ui.size);
         self.router
             .set_panels(covered.iter().map(|&r| ui.to_pixels(r)).collect());
         // Labels over the world keep clear of the HUD too, which does not take the mouse.
         covered.extend(hud_boxes);
+        covered.extend(alerts);
         covered.extend(legend);
         self.panel_rects = covered;
         set_default_camera();

@@ -107,6 +107,7 @@ struct Locations {
     look_rig: i32,
     fade_eye: i32,
     fade_band: i32,
+    fade_near: i32,
 }
 
 /// The crowd renderer's configuration as built: what the stats panel shows.
@@ -652,6 +653,7 @@ impl CrowdRenderer {
                 look_rig: loc("look_rig"),
                 fade_eye: loc("fade_eye"),
                 fade_band: loc("fade_band"),
+                fade_near: loc("fade_near"),
             }
         })
     }
@@ -721,7 +723,7 @@ impl CrowdRenderer {
                 ctx.apply_pipeline(&pipeline);
                 applied = Some(vat.is_some());
                 let l = self.bind_textures();
-                set_fade(&l, &frame.fade, level);
+                set_fade(&l, &frame.fade, level, depth);
                 locs = Some(l);
             }
             let (Some(locs), Some(mesh)) = (locs, self.meshes[submesh][lod].as_ref()) else {
@@ -846,7 +848,8 @@ impl CrowdRenderer {
 }
 
 /// The cross-fade uniforms of level `lod` for the current program (absent in the naive one).
-fn set_fade(locs: &Locations, fade: &ShaderFade, lod: usize) {
+/// A `depth` pass (the shadow map) keeps bodies near the lens: their shadows stay.
+fn set_fade(locs: &Locations, fade: &ShaderFade, lod: usize, depth: bool) {
     let Some(band) = fade.bands.get(lod) else {
         return;
     };
@@ -857,6 +860,10 @@ fn set_fade(locs: &Locations, fade: &ShaderFade, lod: usize) {
         }
         if locs.fade_band >= 0 {
             gl::glUniform4f(locs.fade_band, band[0], band[1], band[2], band[3]);
+        }
+        if locs.fade_near >= 0 {
+            let [start, end] = if depth { [0.0; 2] } else { fade.near };
+            gl::glUniform2f(locs.fade_near, start, end);
         }
     }
 }

@@ -5,7 +5,6 @@ use super::layout_log::draw_text;
 use macroquad::prelude::{draw_rectangle, draw_rectangle_lines, measure_text, Color};
 
 use super::pointer::Pointer;
-use super::scale::logical_size;
 use super::widgets::{follow_drag, Drag, Rect, PANEL_BG};
 use crate::hero::commands::HeroCommand;
 use crate::hero::expressions::EMOTIONS;
@@ -389,29 +388,6 @@ fn expression_rows(hero: &Hero) -> usize {
 /// Height of the Expressions panel for this hero with every row shown.
 pub fn expressions_height(hero: &Hero) -> f32 {
     HEADER_H + expression_rows(hero) as f32 * ROW
-}
-
-/// Warnings about the hero (bad model data, fallbacks, or why there is none), bottom left.
-pub fn draw_warnings(warnings: &[String], hero_present: bool, screen_h: f32) {
-    if warnings.is_empty() {
-        return;
-    }
-    let shown: Vec<&String> = warnings.iter().take(6).collect();
-    let h = 26.0 + shown.len() as f32 * 20.0;
-    let y = screen_h - h - 10.0;
-    let w = (logical_size().x - 20.0).min(900.0);
-    draw_rectangle(10.0, y, w, h, Color::new(0.45, 0.28, 0.0, 0.85));
-    let _scope = super::layout_log::panel("hero warnings", Rect { x: 10.0, y, w, h });
-    let header = if hero_present {
-        "Hero warnings (the hero still plays):"
-    } else {
-        "No hero (the plaza plays without one):"
-    };
-    draw_text(header, 18.0, y + 18.0, FONT, TEXT);
-    for (i, line) in shown.iter().enumerate() {
-        let clipped: String = line.chars().take(110).collect();
-        draw_text(&clipped, 18.0, y + 38.0 + i as f32 * 20.0, FONT, TEXT);
-    }
 }
 
 /// The Animation panel's mode buttons (by speed / manual) and clip list, three per row; returns

@@ -1,4 +1,5 @@
-//! The on-screen text: status line, help, and the level error box during hot reload.
+//! The on-screen text: the status box, and over everything the key help and the error and
+//! warning boxes.
 
 use super::layout_log::draw_text;
 use macroquad::prelude::{draw_rectangle, draw_rectangle_lines, measure_text, Color};
@@ -24,7 +25,11 @@ const WARNING_PANEL: (Color, Color) = (
     Color::new(0.42, 0.28, 0.02, 0.88),
     Color::new(1.0, 0.75, 0.3, 1.0),
 );
+/// The help card: more opaque than the panels, as it is read over them.
+const HELP_PANEL: Color = Color::new(0.05, 0.06, 0.1, 0.94);
 const FONT: f32 = 20.0;
+/// Hero warnings listed in the box; the rest are counted (each is also on stderr).
+const MAX_HERO_WARNINGS: usize = 6;
 const LINE: f32 = 22.0;
 
 pub const HELP: &[&str] = &[
@@ -51,6 +56,8 @@ pub struct HudInfo<'a> {
     pub reload_notice: Option<&'a str>,
     /// Why a model the level names is not drawn (crowd or hero), e.g. after a reload.
     pub model_errors: Vec<String>,
+    /// What is wrong with the hero's model data although she plays (shown for a while).
+    pub hero_warnings: Vec<String>,
     /// The key help is open (F1).
     pub help: bool,
     /// Edit mode's keys and whether edits are unsaved (F9).
@@ -154,8 +161,8 @@ pub fn people_line(p: &PeopleCounts, target: usize, stats: &RenderStats) -> Stri
 /// Width left to the status box: the right-hand column (the hero's panels) stays clear.
 const RIGHT_COLUMN: f32 = 360.0;
 
-/// Draws the HUD; returns its status lines (before any is wrapped to fit) and the boxes it
-/// drew, which labels over the world keep clear of.
+/// Draws the HUD's status box; returns its status lines (before any is wrapped to fit) and the
+/// box, which panels below it and labels over the world keep clear of.
 pub fn draw(game: &Game, info: &HudInfo) -> (Vec<String>, Vec<Rect>) {
     LAST_BOXES.with(|b| b.borrow_mut().clear());
     let clock = &game.clock;
@@ -190,15 +197,30 @@ pub fn draw(game: &Game, info: &HudInfo) -> (Vec<String>, Vec<Rect>) {
         ),
     ];
     status.extend(info.edit_line.clone());
-    if info.help {
-        status.extend(HELP.iter().map(|s| s.to_string()));
-    } else {
-        status.push("F1 help".to_string());
-    }
+    status.push(
+        if info.help {
+            "F1 close help"
+        } else {
+            "F1 help"
+        }
+        .to_string(),
+    );
     let screen = logical_size();
     let fit = (screen.x - RIGHT_COLUMN - 36.0).max(200.0);
     let _ = panel("hud", &wrap_long(&status, fit), 10.0, 10.0, PANEL);
 
+    (status, LAST_BOXES.with(|b| b.take()))
+}
+
+/// Draws what must be read over everything else, after every panel: the key help (F1) as a
+/// card in the middle, then the notice, the level and model errors and the slowness warning
+/// stacked up from the bottom. Returns their boxes.
+pub fn draw_alerts(game: &Game, info: &HudInfo) -> Vec<Rect> {
+    LAST_BOXES.with(|b| b.borrow_mut().clear());
+    let screen = logical_size();
+    if info.help {
+        help_card(screen);
+    }
     if let Some(notice) = info.reload_notice {
         let _ = panel(
             "notice",
@@ -223,6 +245,19 @@ pub fn draw(game: &Game, info: &HudInfo) -> (Vec<String>, Vec<Rect>) {
         }
         bottom = message_box("model error", &lines, bottom, ERROR_PANEL);
     }
+    if !info.hero_warnings.is_empty() {
+        let mut lines = vec!["Hero warnings (the hero still plays):".to_string()];
+        for w in info.hero_warnings.iter().take(MAX_HERO_WARNINGS) {
+            lines.extend(wrap(w, max_w));
+        }
+        if info.hero_warnings.len() > MAX_HERO_WARNINGS {
+            lines.push(format!(
+                "and {} more (the log has them all)",
+                info.hero_warnings.len() - MAX_HERO_WARNINGS
+            ));
+        }
+        bottom = message_box("hero warnings", &lines, bottom, WARNING_PANEL);
+    }
     if !game.slow_settings().is_empty() {
         let mut lines =
             vec!["The level runs, but it will be slow (throng check says the same):".to_string()];
@@ -231,5 +266,31 @@ pub fn draw(game: &Game, info: &HudInfo) -> (Vec<String>, Vec<Rect>) {
         }
         message_box("slow warning", &lines, bottom, WARNING_PANEL);
     }
-    (status, LAST_BOXES.with(|b| b.take()))
+    LAST_BOXES.with(|b| b.take())
+}
+
+/// The key help as a framed card centred on the screen, over a dimmed picture.
+fn help_card(screen: glam::Vec2) {
+    let max_w = (screen.x - 80.0).max(200.0);
+    let mut lines = vec!["Keys (F1 or H closes this)".to_string()];
+    lines.extend(HELP.iter().flat_map(|l| wrap_long(&[l.to_string()], max_w)));
+    let w = lines
+        .iter()
+        .map(|l| measure_text(l, None, FONT as u16, 1.0).width)
+        .fold(0.0, f32::max)
+        + 16.0;
+    let h = lines.len() as f32 * LINE + 10.0;
+    let (x, y) = (
+        ((screen.x - w) * 0.5).max(0.0),
+        ((screen.y - h) * 0.45).max(0.0),
+    );
+    draw_rectangle(
+        0.0,
+        0.0,
+        screen.x,
+        screen.y,
+        Color::new(0.0, 0.0, 0.0, 0.35),
+    );
+    let (w, h) = panel("help", &lines, x, y, HELP_PANEL);
+    draw_rectangle_lines(x, y, w, h, 2.0, Color::new(0.8, 0.85, 1.0, 1.0));
 }

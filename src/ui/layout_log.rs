@@ -31,9 +31,18 @@ pub struct LayoutLog {
 }
 
 /// Panels that may cover panels drawn before them: a tooltip follows the pointer over
-/// anything. One drawn before another panel it overlaps is hidden beneath it (a stale tooltip
-/// showing through), which is a problem like any overlap. Kept short on purpose.
-const MAY_OVERLAP: &[&str] = &["tooltip"];
+/// anything; the key help, the notice and the error and warning boxes are drawn after every
+/// panel because they must be read (the help over a dimmed screen, the boxes stacked up from
+/// the bottom). One drawn before another panel it overlaps is hidden beneath it (a stale
+/// tooltip showing through), which is a problem like any overlap. Kept short on purpose.
+const MAY_OVERLAP: &[&str] = &[
+    "tooltip",
+    "help",
+    "notice",
+    "level error",
+    "model error",
+    "slow warning",
+];
 
 /// Slack for rounding in text measurement, in logical units.
 const SLACK: f32 = 1.0;

@@ -172,14 +172,12 @@ pub fn pack_crowd(
         return;
     }
     let fade = opts.lod.map(LodFade::new);
-    if let Some(f) = &fade {
-        out.fade = ShaderFade::new(f, opts.eye);
-        if opts.show_culled {
-            // The culling view lists culled people at the far level whatever their distance:
-            // the far level must not fade in by distance, or the near ones would not show.
-            // (People fading from mid to far are then drawn whole at far: a debug view.)
-            out.fade.bands[Lod::Far.index()][..2].fill(0.0);
-        }
+    out.fade = ShaderFade::new(fade.as_ref(), opts.eye);
+    if opts.show_culled {
+        // The culling view lists culled people at the far level whatever their distance:
+        // the far level must not fade in by distance, or the near ones would not show.
+        // (People fading from mid to far are then drawn whole at far: a debug view.)
+        out.fade.bands[Lod::Far.index()][..2].fill(0.0);
     }
     for (i, state) in lod_state.iter_mut().enumerate() {
         let variant = crowd.variant[i];

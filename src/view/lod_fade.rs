@@ -176,20 +176,45 @@ fn next_present(ends: &[f32; DRAWN_LEVELS], k: usize) -> Lod {
 }
 
 /// What the crowd shaders need to recompute the coverages: the eye the distances were measured
-/// from and `LodFade::shader_bands`. All zero (the default) draws every level unfaded.
+/// from, `LodFade::shader_bands` and the near-lens band. All zero (the default) draws every
+/// level unfaded.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct ShaderFade {
     pub eye: [f32; 3],
     pub bands: [[f32; 4]; DRAWN_LEVELS],
+    /// [`NEAR_LENS`] behind the follow camera (set by the extraction); zero: no near fade.
+    pub near: [f32; 2],
 }
 
+/// People whose body comes nearer the lens than the first distance (metres, from the eye to
+/// the nearest point of the upright segment they stand on, [`BODY_AXIS`] tall) are not drawn;
+/// past the second they are whole; between, they keep a share of the dither cells. A follow
+/// camera in a dense crowd then looks past the shoulder beside it instead of into it, as games
+/// fade what comes between the camera and the player. Only the follow camera fades (an orbit
+/// camera brought close to someone is there to see them); shadows keep every body.
+pub const NEAR_LENS: [f32; 2] = [1.4, 2.8];
+/// The height of the segment the near-lens distance is measured to (feet to the top of a head).
+pub const BODY_AXIS: f32 = 1.7;
+
 impl ShaderFade {
-    pub fn new(fade: &LodFade, eye: glam::Vec3) -> ShaderFade {
+    pub fn new(fade: Option<&LodFade>, eye: glam::Vec3) -> ShaderFade {
         ShaderFade {
             eye: eye.to_array(),
-            bands: fade.shader_bands(),
+            bands: fade.map_or([[0.0; 4]; DRAWN_LEVELS], LodFade::shader_bands),
+            near: [0.0; 2],
         }
     }
+}
+
+/// A person's coverage near the lens, standing at `origin` seen from `eye`, with the near band
+/// `near` (the reference for `lod_fade.glsl`): 1 when drawn whole, 0 when hidden.
+pub fn near_lens_coverage(near: [f32; 2], eye: glam::Vec3, origin: glam::Vec3) -> f32 {
+    if near[1] <= near[0] {
+        return 1.0;
+    }
+    let up = (eye.y - origin.y).clamp(0.0, BODY_AXIS);
+    let d = eye.distance(origin + glam::Vec3::Y * up);
+    ((d - near[0]) / (near[1] - near[0])).clamp(0.0, 1.0)
 }
 
 /// A person's coverage at level `lod` as the shader computes it from `shader_bands` (the
@@ -208,6 +233,28 @@ pub fn shader_coverage(bands: &[f32; 4], distance: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn near_lens_hides_a_body_beside_the_lens_and_keeps_one_a_step_away() {
+        let eye = glam::Vec3::new(0.0, 2.0, 0.0);
+        // Shoulder-high beside the lens: the axis passes 0.5 m from the eye.
+        let beside = near_lens_coverage(NEAR_LENS, eye, glam::Vec3::new(0.5, 0.0, 0.0));
+        assert_eq!(beside, 0.0);
+        // Half way through the band at eye height (the axis's top is level with the eye).
+        let mid = 0.5 * (NEAR_LENS[0] + NEAR_LENS[1]);
+        let half = near_lens_coverage(NEAR_LENS, eye, glam::Vec3::new(mid, 0.3, 0.0));
+        assert!((half - 0.5).abs() < 1e-6, "{half}");
+        // Past the band, and anyone on the ground far below a high camera, is whole.
+        let past = glam::Vec3::new(NEAR_LENS[1] + 0.1, 0.0, 0.0);
+        assert_eq!(near_lens_coverage(NEAR_LENS, eye, past), 1.0);
+        let high = glam::Vec3::new(0.0, 4.8, 0.0);
+        assert_eq!(near_lens_coverage(NEAR_LENS, high, glam::Vec3::ZERO), 1.0);
+        // A zero band (the shadow pass) fades nobody.
+        assert_eq!(
+            near_lens_coverage([0.0, 0.0], eye, glam::Vec3::new(0.1, 0.0, 0.0)),
+            1.0
+        );
+    }
 
     fn settings() -> LodSettings {
         LodSettings {
