@@ -58,6 +58,20 @@ fn fundamental_diagram_follows_weidmann() {
     assert_eq!(speeds.len(), 6);
     assert!(speeds.windows(2).all(|w| w[1] <= w[0] + 0.02), "{speeds:?}");
     assert_eq!(measured(&rows, "fundamental_diagram_flow").len(), 6);
+    // The same curve from a hexagonal and a random start (every one checked by `check`), and
+    // whether people keep the files they walk in, from each start.
+    for arrangement in ["hexagonal", "random"] {
+        let from = measured(&rows, &format!("fundamental_diagram_{arrangement}"));
+        assert_eq!(from.len(), 6, "{arrangement}");
+    }
+    for arrangement in ["grid", "hexagonal", "random"] {
+        let kept = measured(&rows, &format!("file_keeping_{arrangement}"));
+        assert_eq!(kept.len(), 6, "{arrangement}");
+        assert!(kept.iter().all(|k| (0.0..=1.0).contains(k)), "{kept:?}");
+    }
+    let spread = measured(&rows, "fundamental_diagram_spread");
+    assert_eq!(spread.len(), 6);
+    assert!(spread.iter().all(|s| (0.0..0.2).contains(s)), "{spread:?}");
 }
 
 #[test]

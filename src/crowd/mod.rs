@@ -115,6 +115,37 @@ pub struct StepTimings {
     pub steered: u32,
 }
 
+/// How much the constraint pass (non-overlap, obstacles, bounds, the hero) had to move people
+/// from where steering put them, summed over the steps since measuring began
+/// (`Crowd::measure_corrections`): the share of realism the steering rules owe to the safety
+/// net behind them.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Corrections {
+    /// People times steps measured.
+    pub person_steps: u64,
+    /// Of those, the ones moved more than `Corrections::MOVED` (metres).
+    pub corrected: u64,
+    /// Total distance moved by the pass (metres).
+    pub total_m: f64,
+    /// The largest single move (metres).
+    pub max_m: f32,
+}
+
+impl Corrections {
+    /// A move under a millimetre is rounding, not a correction.
+    pub const MOVED: f32 = 0.001;
+
+    /// The share of person-steps the pass moved someone.
+    pub fn share(&self) -> f32 {
+        self.corrected as f32 / self.person_steps.max(1) as f32
+    }
+
+    /// The mean move of a corrected person (metres).
+    pub fn mean_m(&self) -> f32 {
+        (self.total_m / self.corrected.max(1) as f64) as f32
+    }
+}
+
 /// One agent's look: variant group, model, tint and props, picked from the level's groups.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Variant {
@@ -192,6 +223,10 @@ pub struct Crowd {
     /// thread per core.
     pool: Option<std::sync::Arc<rayon::ThreadPool>>,
     timings: StepTimings,
+    /// When true, every step adds what the constraint pass moved to `corrections` (two copies
+    /// of the positions a step; off in the game).
+    pub measure_corrections: bool,
+    pub corrections: Corrections,
 }
 
 /// One pool for every crowd that asks for no particular thread count: a thread per core,
@@ -314,6 +349,8 @@ impl Crowd {
             steps: 0,
             pool: None,
             timings: StepTimings::default(),
+            measure_corrections: false,
+            corrections: Corrections::default(),
             level: level.clone(),
         }
     }
@@ -660,7 +697,23 @@ impl Crowd {
             hero: inputs.hero_position.filter(|h| h.is_finite()),
             fallback: &self.goal,
         };
+        // Steering's positions wait in q until the pass swaps them in.
+        let steered = self
+            .measure_corrections
+            .then(|| (sorted.qx.clone(), sorted.qy.clone()));
         t.sweeps = constraints.apply(&mut sorted) as u32;
+        if let Some((qx, qy)) = steered {
+            let c = &mut self.corrections;
+            for k in 0..qx.len() {
+                let moved = Vec2::new(sorted.px[k] - qx[k], sorted.py[k] - qy[k]).length();
+                c.person_steps += 1;
+                if moved > Corrections::MOVED {
+                    c.corrected += 1;
+                    c.total_m += f64::from(moved);
+                    c.max_m = c.max_m.max(moved);
+                }
+            }
+        }
         t.constraints_ms = lap(&mut since);
         sorted::write_back(
             &sorted,

@@ -15,6 +15,8 @@ const WALL_X: f32 = 0.0;
 const WALL_THICKNESS: f32 = 0.4;
 /// Half the height of the waiting area and of the room after the door (m).
 const HALF_HEIGHT: f32 = 6.0;
+/// How far inside the door's edges people aim (m): a body's radius and a little.
+const DOOR_MARGIN: f32 = 0.3;
 /// After the last person is through, the strip just past the door must be empty this soon (s).
 const CLEAR_WITHIN: f32 = 10.0;
 
@@ -27,6 +29,8 @@ pub struct Outcome {
     pub left_behind_door: usize,
     /// People who never got through.
     pub stuck: usize,
+    /// What the constraint pass moved over the run.
+    pub corrections: crate::crowd::Corrections,
 }
 
 impl Outcome {
@@ -64,13 +68,19 @@ pub fn measure(width: f32, effort: Effort, seed: u64) -> Outcome {
     );
     // Goals spread over the room after the door, so arrivals do not block those behind them.
     let goals = spread(people, Vec2::new(6.0, -5.0), Vec2::new(15.0, 5.0), &mut rng);
-    let through_door = Vec2::new(wall_far + 0.8, 0.0);
+    // Each heads for the part of the door nearest them, as people in the experiments use its
+    // whole width: one aim point for everyone would squeeze a wide door's flow into its middle.
+    let usable = (door - DOOR_MARGIN).max(0.0);
     let agents: Vec<(Vec2, Vec<Vec2>)> = starts
         .into_iter()
         .zip(goals)
-        .map(|(start, goal)| (start, vec![through_door, goal]))
+        .map(|(start, goal)| {
+            let through_door = Vec2::new(wall_far + 0.8, start.y.clamp(-usable, usable));
+            (start, vec![through_door, goal])
+        })
         .collect();
     let mut crowd = Crowd::with_fixed_routes(&level, &agents, seed);
+    crowd.measure_corrections = true;
     let mut passed_at: Vec<Option<f32>> = vec![None; people];
     let max_steps = (effort.pick(240.0, 150.0) / DT) as usize;
     let mut last_pass = None;
@@ -113,6 +123,7 @@ pub fn measure(width: f32, effort: Effort, seed: u64) -> Outcome {
             people
         },
         stuck,
+        corrections: crowd.corrections,
     }
 }
 
@@ -155,6 +166,12 @@ pub fn rows(outcomes: &[Outcome]) -> Vec<Row> {
             "people",
             0.0,
             0.0,
+        ));
+        rows.extend(super::correction_rows(
+            "bottleneck",
+            "width",
+            o.width,
+            &o.corrections,
         ));
     }
     for w in outcomes.windows(2) {

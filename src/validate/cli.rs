@@ -87,6 +87,7 @@ mod tests {
                 0.758,
             )],
             fundamental: Vec::new(),
+            fundamental_starts: Vec::new(),
             bottleneck: Vec::new(),
             counterflow: counterflow::Outcome {
                 times: Vec::new(),

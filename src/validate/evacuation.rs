@@ -20,6 +20,8 @@ pub struct Outcome {
     /// Seconds until the last person was out (infinite: someone never got out).
     pub seconds: f32,
     pub inside: usize,
+    /// What the constraint pass moved over the run.
+    pub corrections: crate::crowd::Corrections,
 }
 
 /// The four exits' outward directions: east, north, west, south.
@@ -66,6 +68,7 @@ pub fn measure(exits: usize, effort: Effort, seed: u64) -> Outcome {
         })
         .collect();
     let mut crowd = Crowd::with_fixed_routes(&level, &agents, seed);
+    crowd.measure_corrections = true;
     let is_inside =
         |p: Vec2| p.x.abs() < HALF_ROOM + WALL * 0.5 && p.y.abs() < HALF_ROOM + WALL * 0.5;
     let mut seconds = f32::INFINITY;
@@ -81,6 +84,7 @@ pub fn measure(exits: usize, effort: Effort, seed: u64) -> Outcome {
         people,
         seconds,
         inside: crowd.pos.iter().filter(|p| is_inside(**p)).count(),
+        corrections: crowd.corrections,
     }
 }
 
@@ -104,6 +108,12 @@ pub fn rows(all_open: &Outcome, half_open: &Outcome) -> Vec<Row> {
             "people",
             0.0,
             0.0,
+        ));
+        rows.extend(super::correction_rows(
+            "evacuation",
+            "exits",
+            o.exits as f32,
+            &o.corrections,
         ));
     }
     rows.push(Row::new(

@@ -4,7 +4,7 @@
 
 use glam::Vec2;
 
-use super::arena::{LoopCorridor, DT};
+use super::arena::{Arrangement, LoopCorridor, DT};
 use super::{Effort, Row};
 
 /// Weidmann's speed (m/s) at a density (people per m²): free speed 1.34 m/s, standstill at
@@ -22,9 +22,18 @@ pub const DENSITIES: [f32; 6] = [0.5, 1.0, 2.0, 3.0, 4.0, 5.0];
 pub const CHECKED_UP_TO: f32 = 4.0;
 pub const TOLERANCE: f32 = 0.25;
 
+/// A lateral move under this (metres, about a third of a file's width) keeps a person in the
+/// file they walked in.
+pub const SAME_FILE: f32 = 0.15;
+
 /// One density's measurement.
 #[derive(Debug, Clone, Copy)]
 pub struct Point {
+    pub arrangement: Arrangement,
+    pub seed: u64,
+    /// Share of the people whose lateral position moved less than `SAME_FILE` over the
+    /// measurement: 1 when everyone keeps the file they walk in, lower as files mix.
+    pub file_keeping: f32,
     pub nominal: f32,
     /// Mean density in the measurement area (people per m²).
     pub density: f32,
@@ -38,19 +47,20 @@ impl Point {
     }
 }
 
-pub fn measure(density: f32, effort: Effort, seed: u64) -> Point {
+pub fn measure(density: f32, effort: Effort, seed: u64, arrangement: Arrangement) -> Point {
     let (length, width) = (effort.pick(60.0, 30.0), effort.pick(10.0, 6.0));
     let count = (density * length * width).round() as usize;
     let mut rng = fastrand::Rng::with_seed(seed);
-    let starts: Vec<(Vec2, f32)> = super::arena::spread(
-        count,
-        Vec2::new(-length * 0.5, -width * 0.5 + 0.25),
-        Vec2::new(length * 0.5, width * 0.5 - 0.25),
-        &mut rng,
-    )
-    .into_iter()
-    .map(|p| (p, 1.0))
-    .collect();
+    let starts: Vec<(Vec2, f32)> = arrangement
+        .place(
+            count,
+            Vec2::new(-length * 0.5, -width * 0.5 + 0.25),
+            Vec2::new(length * 0.5, width * 0.5 - 0.25),
+            &mut rng,
+        )
+        .into_iter()
+        .map(|p| (p, 1.0))
+        .collect();
     // Everyone wants Weidmann's free speed, give or take a little, as in the experiments.
     let mut corridor = LoopCorridor::new(length, width, &starts, (1.24, 1.44), seed);
     let warm_up = (effort.pick(20.0, 12.0) / DT) as usize;
@@ -61,6 +71,7 @@ pub fn measure(density: f32, effort: Effort, seed: u64) -> Point {
     for _ in 0..warm_up {
         corridor.step(&mut along);
     }
+    let lateral: Vec<f32> = corridor.crowd.pos.iter().take(count).map(|p| p.y).collect();
     let (mut people, mut speed_sum) = (0usize, 0.0f64);
     for _ in 0..measured {
         corridor.step(&mut along);
@@ -71,7 +82,15 @@ pub fn measure(density: f32, effort: Effort, seed: u64) -> Point {
             }
         }
     }
+    let kept = lateral
+        .iter()
+        .zip(&corridor.crowd.pos)
+        .filter(|(y, p)| (p.y - **y).abs() < SAME_FILE)
+        .count();
     Point {
+        arrangement,
+        seed,
+        file_keeping: kept as f32 / count.max(1) as f32,
         nominal: density,
         density: people as f32 / (measured as f32 * area),
         speed: if people > 0 {
@@ -82,17 +101,74 @@ pub fn measure(density: f32, effort: Effort, seed: u64) -> Point {
     }
 }
 
+/// The speed's target at a measured density: Weidmann's curve ± `TOLERANCE` up to
+/// `CHECKED_UP_TO` (NaN above: reported only).
+fn speed_band(p: &Point) -> (f32, f32) {
+    let expected = weidmann_speed(p.density);
+    if p.nominal <= CHECKED_UP_TO {
+        (expected * (1.0 - TOLERANCE), expected * (1.0 + TOLERANCE))
+    } else {
+        (f32::NAN, f32::NAN)
+    }
+}
+
+/// The rows of the runs from other starts (`starts`: every arrangement and seed but the main
+/// run's): each speed against the same band, how many keep their files, and per density the
+/// spread of the speed over all starts (`main` included).
+pub fn start_rows(main: &[Point], starts: &[Point]) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for p in starts {
+        let (low, high) = speed_band(p);
+        rows.push(Row::new(
+            &format!("fundamental_diagram_{}", p.arrangement.name()),
+            &format!("density (seed {})", p.seed),
+            p.nominal,
+            p.speed,
+            "m/s",
+            low,
+            high,
+        ));
+    }
+    for p in main.iter().chain(starts) {
+        rows.push(Row::new(
+            &format!("file_keeping_{}", p.arrangement.name()),
+            &format!("density (seed {})", p.seed),
+            p.nominal,
+            p.file_keeping,
+            "share",
+            f32::NAN,
+            f32::NAN,
+        ));
+    }
+    for m in main {
+        let speeds: Vec<f32> = std::iter::once(m)
+            .chain(starts.iter().filter(|p| p.nominal == m.nominal))
+            .map(|p| p.speed)
+            .collect();
+        let (lo, hi) = speeds
+            .iter()
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), &v| {
+                (a.min(v), b.max(v))
+            });
+        rows.push(Row::new(
+            "fundamental_diagram_spread",
+            "density",
+            m.nominal,
+            hi - lo,
+            "m/s",
+            f32::NAN,
+            f32::NAN,
+        ));
+    }
+    rows
+}
+
 /// The rows: speed against Weidmann's curve at the measured density, flow above zero below
 /// 4 per m², and speed falling as density grows.
 pub fn rows(points: &[Point]) -> Vec<Row> {
     let mut rows = Vec::new();
     for p in points {
-        let expected = weidmann_speed(p.density);
-        let (low, high) = if p.nominal <= CHECKED_UP_TO {
-            (expected * (1.0 - TOLERANCE), expected * (1.0 + TOLERANCE))
-        } else {
-            (f32::NAN, f32::NAN)
-        };
+        let (low, high) = speed_band(p);
         rows.push(Row::new(
             "fundamental_diagram_density",
             "density",

@@ -14,6 +14,8 @@ pub mod walkers;
 
 use std::fmt::Write as _;
 
+use arena::Arrangement;
+
 /// How long and how large the scenarios run: `Full` for the report, `Quick` for the tests (and
 /// `--quick`), smaller and shorter but measuring the same things against the same targets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,6 +112,8 @@ pub struct Report {
     pub effort: Effort,
     pub rows: Vec<Row>,
     pub fundamental: Vec<fundamental::Point>,
+    /// The fundamental diagram from the other starting arrangements and seeds.
+    pub fundamental_starts: Vec<fundamental::Point>,
     pub bottleneck: Vec<bottleneck::Outcome>,
     pub counterflow: counterflow::Outcome,
 }
@@ -139,12 +143,31 @@ pub fn run(effort: Effort, only: &[String], mut progress: impl FnMut(&str)) -> R
     let seed = 1;
     let mut rows = Vec::new();
     let mut fundamental = Vec::new();
+    let mut fundamental_starts = Vec::new();
     if wanted("fundamental_diagram") {
         for d in fundamental::DENSITIES {
             progress(&format!("fundamental diagram at {d} people/m²"));
-            fundamental.push(fundamental::measure(d, effort, seed));
+            fundamental.push(fundamental::measure(d, effort, seed, Arrangement::Grid));
         }
         rows.extend(fundamental::rows(&fundamental));
+        // The same corridor from every other start: the curve must not come from the grid.
+        let mut starts = Vec::new();
+        for arrangement in Arrangement::ALL {
+            for s in effort.pick(&[1u64, 2, 3][..], &[1u64][..]) {
+                if (arrangement, *s) == (Arrangement::Grid, seed) {
+                    continue;
+                }
+                progress(&format!(
+                    "fundamental diagram from a {} start, seed {s}",
+                    arrangement.name()
+                ));
+                for d in fundamental::DENSITIES {
+                    starts.push(fundamental::measure(d, effort, *s, arrangement));
+                }
+            }
+        }
+        rows.extend(fundamental::start_rows(&fundamental, &starts));
+        fundamental_starts = starts;
     }
     let mut bottleneck = Vec::new();
     if wanted("bottleneck") {
@@ -181,9 +204,36 @@ pub fn run(effort: Effort, only: &[String], mut progress: impl FnMut(&str)) -> R
         effort,
         rows,
         fundamental,
+        fundamental_starts,
         bottleneck,
         counterflow,
     }
+}
+
+/// How much the constraint pass moved people in one run (reported, no target): the share of
+/// person-steps it moved someone, the mean and the largest move.
+pub fn correction_rows(
+    scenario: &str,
+    parameter: &str,
+    value: f32,
+    c: &crate::crowd::Corrections,
+) -> [Row; 3] {
+    let row = |what: &str, measured: f32, unit: &str| {
+        Row::new(
+            &format!("{scenario}_{what}"),
+            parameter,
+            value,
+            measured,
+            unit,
+            f32::NAN,
+            f32::NAN,
+        )
+    };
+    [
+        row("corrected_share", c.share(), "share"),
+        row("correction_mean", c.mean_m(), "m"),
+        row("correction_max", c.max_m, "m"),
+    ]
 }
 
 /// The rows as a Markdown table, targets written as ranges, misses in bold.

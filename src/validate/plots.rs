@@ -3,6 +3,7 @@
 
 use crate::chart::{At, Axis, Band, Chart, Marker, RefLine, Scale, Series, PALETTE};
 
+use super::arena::Arrangement;
 use super::{bottleneck, counterflow, fundamental, Report};
 
 pub fn fundamental_diagram(r: &Report) -> Chart {
@@ -35,7 +36,7 @@ pub fn fundamental_diagram(r: &Report) -> Chart {
         .push(Series::line("Weidmann (1993)", curve, PALETTE[0]));
     chart.series.push(
         Series::line(
-            "Throng",
+            "Throng (grid start, seed 1)",
             r.fundamental
                 .iter()
                 .map(|p| (p.density as f64, p.speed as f64))
@@ -44,6 +45,34 @@ pub fn fundamental_diagram(r: &Report) -> Chart {
         )
         .with_marker(Marker::Circle),
     );
+    // The other starts as points, one colour per arrangement: they should sit on the line.
+    for (k, arrangement) in [
+        Arrangement::Grid,
+        Arrangement::Hexagonal,
+        Arrangement::Random,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let points: Vec<(f64, f64)> = r
+            .fundamental_starts
+            .iter()
+            .filter(|p| p.arrangement == arrangement)
+            .map(|p| (p.density as f64, p.speed as f64))
+            .collect();
+        if !points.is_empty() {
+            chart.series.push(Series::points(
+                if arrangement == Arrangement::Grid {
+                    "from a grid start, other seeds".to_string()
+                } else {
+                    format!("from a {} start", arrangement.name())
+                },
+                points,
+                PALETTE[2 + k],
+                [Marker::Square, Marker::Diamond, Marker::Cross][k],
+            ));
+        }
+    }
     chart.legend = crate::chart::LegendCorner::TopRight;
     chart
 }
