@@ -2,7 +2,7 @@
 //! scenario): every measured point must meet its target. The measured values are printed so CI
 //! logs show them.
 
-use throng::validate::{run, Effort, Row};
+use throng::validate::{run, run_at, Effort, Row};
 
 /// Writes straight to stderr, past the harness's capture, so CI logs show the numbers.
 fn say(line: &str) {
@@ -166,4 +166,33 @@ fn an_unknown_scenario_is_refused_with_the_names_allowed() {
         stderr.contains("'bottlenecks'") && stderr.contains("bottleneck"),
         "{stderr}"
     );
+}
+
+#[test]
+fn every_target_holds_with_the_crowd_at_30_hz() {
+    // A crowd ticking at half the frame rate must walk, queue and evacuate the same: every
+    // scenario, every target, at 30 steps a second.
+    let report = run_at(30, Effort::Quick, &[], |_| {});
+    let missed: Vec<String> = report
+        .failures()
+        .iter()
+        .map(|r| {
+            format!(
+                "{} at {} = {}: {}",
+                r.test, r.parameter, r.value, r.measured
+            )
+        })
+        .collect();
+    assert!(missed.is_empty(), "at 30 Hz, targets missed: {missed:#?}");
+    for test in [
+        "fundamental_diagram",
+        "bottleneck",
+        "counterflow_lane_order",
+        "evacuation",
+    ] {
+        assert!(
+            report.rows.iter().any(|r| r.test == test),
+            "no {test} rows at 30 Hz"
+        );
+    }
 }

@@ -9,7 +9,26 @@ use crate::crowd::{Crowd, StepInputs};
 use crate::level::Level;
 
 /// One simulation step of the validation: the game's own fixed step.
-pub const DT: f32 = 1.0 / 60.0;
+/// The simulation rates the scenarios run at (steps per second): the game's 60 Hz, and 30 Hz
+/// for a crowd that ticks at half the frame rate.
+pub const RATES: [u32; 2] = [60, 30];
+
+thread_local! {
+    static STEP_HZ: std::cell::Cell<u32> = const { std::cell::Cell::new(60) };
+}
+
+/// One step's length (s) at the rate this thread's scenarios run at (60 Hz unless `at_rate`).
+pub fn dt() -> f32 {
+    1.0 / STEP_HZ.with(std::cell::Cell::get) as f32
+}
+
+/// Runs `f` with the scenarios on this thread stepping at `hz` (one of `RATES`).
+pub fn at_rate<T>(hz: u32, f: impl FnOnce() -> T) -> T {
+    let old = STEP_HZ.with(|r| r.replace(hz));
+    let out = f();
+    STEP_HZ.with(|r| r.set(old));
+    out
+}
 
 /// A wall as an axis-aligned box: centre and half extents (m).
 #[derive(Debug, Clone, Copy)]
@@ -146,7 +165,7 @@ impl LoopCorridor {
         self.before.clear();
         self.before
             .extend_from_slice(&self.crowd.pos[..self.walkers]);
-        self.crowd.step(DT, &StepInputs::default());
+        self.crowd.step(dt(), &StepInputs::default());
         along.clear();
         let half = self.length * 0.5;
         for (i, was) in self.before.iter().enumerate() {

@@ -4,7 +4,7 @@
 
 use glam::Vec2;
 
-use super::arena::{spread, walled_level, Wall, DT};
+use super::arena::{dt, spread, walled_level, Wall};
 use super::{Effort, Row};
 use crate::crowd::{Crowd, StepInputs};
 
@@ -82,12 +82,12 @@ pub fn measure(width: f32, effort: Effort, seed: u64) -> Outcome {
     let mut crowd = Crowd::with_fixed_routes(&level, &agents, seed);
     crowd.measure_corrections = true;
     let mut passed_at: Vec<Option<f32>> = vec![None; people];
-    let max_steps = (effort.pick(240.0, 150.0) / DT) as usize;
+    let max_steps = (effort.pick(240.0, 150.0) / dt()) as usize;
     let mut last_pass = None;
     let mut left_behind_door = 0;
     for step in 0..max_steps {
-        crowd.step(DT, &StepInputs::default());
-        let t = (step + 1) as f32 * DT;
+        crowd.step(dt(), &StepInputs::default());
+        let t = (step + 1) as f32 * dt();
         for (i, passed) in passed_at.iter_mut().enumerate() {
             if passed.is_none() && crowd.pos[i].x > WALL_X + WALL_THICKNESS * 0.5 {
                 *passed = Some(t);

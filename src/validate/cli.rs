@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::{plots, run, to_csv, to_markdown, Effort, Report, SCENARIOS};
+use super::{plots, run_at, to_csv, to_markdown, Effort, Report, SCENARIOS};
 
 #[derive(Debug, Clone, Args)]
 pub struct ValidateArgs {
@@ -18,6 +18,17 @@ pub struct ValidateArgs {
     /// Run only these scenarios (repeat or separate with commas).
     #[arg(long, value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(SCENARIOS))]
     pub only: Vec<String>,
+    /// Simulation steps per second: 60 (the game's default) or 30 (a crowd ticking at half
+    /// the frame rate); the targets are the same.
+    #[arg(long, default_value_t = 60, value_parser = parse_hz)]
+    pub hz: u32,
+}
+
+fn parse_hz(s: &str) -> Result<u32, String> {
+    match s.trim().parse::<u32>() {
+        Ok(hz) if super::arena::RATES.contains(&hz) => Ok(hz),
+        _ => Err(format!("`{s}` is not a simulation rate; allowed: 60 or 30")),
+    }
 }
 
 /// What a run ends with: the table to print, and whether every target was met.
@@ -34,15 +45,18 @@ pub fn run_validate(args: &ValidateArgs) -> Result<Outcome, String> {
         Effort::Full
     };
     let started = crate::clock::Instant::now();
-    let report = run(effort, &args.only, |what| eprintln!("validate: {what}"));
+    let report = run_at(args.hz, effort, &args.only, |what| {
+        eprintln!("validate: {what}")
+    });
     write_report(&report, &args.out)?;
     let failures = report.failures();
     let mut table = to_markdown(&report.rows);
     table.push_str(&format!(
-        "\n{} rows, {} with a target, {} missed; {:.0} s; written to {}\n",
+        "\n{} rows, {} with a target, {} missed, stepped at {} Hz; {:.0} s; written to {}\n",
         report.rows.len(),
         report.rows.iter().filter(|r| r.has_target()).count(),
         failures.len(),
+        args.hz,
         started.elapsed().as_secs_f32(),
         args.out.display()
     ));

@@ -5,7 +5,7 @@
 
 use glam::Vec2;
 
-use super::arena::{spread, LoopCorridor, DT};
+use super::arena::{dt, spread, LoopCorridor};
 use super::{Effort, Row};
 
 pub const DENSITY: f32 = 1.0;
@@ -53,16 +53,16 @@ pub fn measure(effort: Effort, seed: u64) -> Outcome {
     .collect();
     let mut corridor = LoopCorridor::new(length, width, &starts, (1.24, 1.44), seed);
     let total = effort.pick(90.0, SETTLE_SECONDS + 5.0);
-    let per_second = (1.0 / DT).round() as usize;
+    let per_second = (1.0 / dt()).round() as usize;
     let mut along = Vec::new();
     let mut out = Outcome {
         times: vec![0.0],
         order: vec![lane_order(&corridor)],
     };
-    for step in 1..=(total / DT) as usize {
+    for step in 1..=(total / dt()) as usize {
         corridor.step(&mut along);
         if step % per_second == 0 {
-            out.times.push(step as f32 * DT);
+            out.times.push(step as f32 * dt());
             out.order.push(lane_order(&corridor));
         }
     }

@@ -4,7 +4,7 @@
 
 use glam::Vec2;
 
-use super::arena::{spread, walled_level, Wall, DT};
+use super::arena::{dt, spread, walled_level, Wall};
 use super::{Effort, Row};
 use crate::crowd::{Crowd, StepInputs};
 
@@ -72,10 +72,10 @@ pub fn measure(exits: usize, effort: Effort, seed: u64) -> Outcome {
     let is_inside =
         |p: Vec2| p.x.abs() < HALF_ROOM + WALL * 0.5 && p.y.abs() < HALF_ROOM + WALL * 0.5;
     let mut seconds = f32::INFINITY;
-    for step in 0..(effort.pick(600.0, 400.0) / DT) as usize {
-        crowd.step(DT, &StepInputs::default());
+    for step in 0..(effort.pick(600.0, 400.0) / dt()) as usize {
+        crowd.step(dt(), &StepInputs::default());
         if !crowd.pos.iter().any(|p| is_inside(*p)) {
-            seconds = (step + 1) as f32 * DT;
+            seconds = (step + 1) as f32 * dt();
             break;
         }
     }

@@ -4,7 +4,7 @@
 
 use glam::Vec2;
 
-use super::arena::{Arrangement, LoopCorridor, DT};
+use super::arena::{dt, Arrangement, LoopCorridor};
 use super::{Effort, Row};
 
 /// Weidmann's speed (m/s) at a density (people per m²): free speed 1.34 m/s, standstill at
@@ -63,8 +63,8 @@ pub fn measure(density: f32, effort: Effort, seed: u64, arrangement: Arrangement
         .collect();
     // Everyone wants Weidmann's free speed, give or take a little, as in the experiments.
     let mut corridor = LoopCorridor::new(length, width, &starts, (1.24, 1.44), seed);
-    let warm_up = (effort.pick(20.0, 12.0) / DT) as usize;
-    let measured = (effort.pick(40.0, 15.0) / DT) as usize;
+    let warm_up = (effort.pick(20.0, 12.0) / dt()) as usize;
+    let measured = (effort.pick(40.0, 15.0) / dt()) as usize;
     let area_half = effort.pick(5.0, 4.0);
     let area = 2.0 * area_half * width;
     let mut along = Vec::new();
@@ -78,7 +78,7 @@ pub fn measure(density: f32, effort: Effort, seed: u64, arrangement: Arrangement
         for (i, moved) in along.iter().enumerate() {
             if corridor.crowd.pos[i].x.abs() < area_half {
                 people += 1;
-                speed_sum += (*moved / DT) as f64;
+                speed_sum += (*moved / dt()) as f64;
             }
         }
     }

@@ -137,8 +137,18 @@ pub const SCENARIOS: [&str; 5] = [
     "evacuation",
 ];
 
-/// Runs the scenarios (all, or those named in `only`), telling `progress` what starts.
-pub fn run(effort: Effort, only: &[String], mut progress: impl FnMut(&str)) -> Report {
+/// Runs the scenarios (all, or those named in `only`) at 60 Hz, telling `progress` what starts.
+pub fn run(effort: Effort, only: &[String], progress: impl FnMut(&str)) -> Report {
+    run_at(60, effort, only, progress)
+}
+
+/// `run` with the crowd stepping `hz` times a simulated second (one of `arena::RATES`): the
+/// targets are the same at every rate.
+pub fn run_at(hz: u32, effort: Effort, only: &[String], progress: impl FnMut(&str)) -> Report {
+    arena::at_rate(hz, || run_scenarios(effort, only, progress))
+}
+
+fn run_scenarios(effort: Effort, only: &[String], mut progress: impl FnMut(&str)) -> Report {
     let wanted = |name: &str| only.is_empty() || only.iter().any(|o| o == name);
     let seed = 1;
     let mut rows = Vec::new();

@@ -4,7 +4,7 @@
 
 use glam::Vec2;
 
-use super::arena::{spread, walled_level, Wall, DT};
+use super::arena::{dt, spread, walled_level, Wall};
 use super::Row;
 use crate::crowd::{Crowd, StepInputs, BODY_RADIUS};
 
@@ -24,10 +24,10 @@ pub fn single_walker_seconds() -> f32 {
     );
     let mut crowd =
         Crowd::with_fixed_goals(&level, &[(Vec2::ZERO, Vec2::new(CORRIDOR + 5.0, 0.0))], 1);
-    for step in 0..(3.0 * CORRIDOR / SPEED / DT) as usize {
-        crowd.step(DT, &StepInputs::default());
+    for step in 0..(3.0 * CORRIDOR / SPEED / dt()) as usize {
+        crowd.step(dt(), &StepInputs::default());
         if crowd.pos[0].x >= CORRIDOR {
-            return (step + 1) as f32 * DT;
+            return (step + 1) as f32 * dt();
         }
     }
     f32::INFINITY
@@ -65,14 +65,14 @@ pub fn corner() -> Corner {
     let mut crowd = Crowd::with_fixed_goals(&level, &agents, 6);
     let mut deepest = f32::MIN;
     let mut seconds = f32::INFINITY;
-    for step in 0..(60.0 / DT) as usize {
-        crowd.step(DT, &StepInputs::default());
+    for step in 0..(60.0 / dt()) as usize {
+        crowd.step(dt(), &StepInputs::default());
         for p in &crowd.pos {
             let (d, _) = level.obstacles[0].shape.signed_distance(*p);
             deepest = deepest.max(BODY_RADIUS - d);
         }
         if crowd.pos.iter().all(|p| turned(*p)) {
-            seconds = (step + 1) as f32 * DT;
+            seconds = (step + 1) as f32 * dt();
             break;
         }
     }
