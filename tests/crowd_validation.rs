@@ -2,12 +2,26 @@
 //! scenario): every measured point must meet its target. The measured values are printed so CI
 //! logs show them.
 
-use throng::validate::{run, run_at, Effort, Row};
+use throng::validate::{run, run_at, Effort, Report, Row};
 
 /// Writes straight to stderr, past the harness's capture, so CI logs show the numbers.
 fn say(line: &str) {
     use std::io::Write;
     let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+/// Each missed target, one line each.
+fn missed(report: &Report) -> Vec<String> {
+    report
+        .failures()
+        .iter()
+        .map(|r| {
+            format!(
+                "{} at {} = {}: {}",
+                r.test, r.parameter, r.value, r.measured
+            )
+        })
+        .collect()
 }
 
 fn check(scenario: &str) -> Vec<Row> {
@@ -29,16 +43,7 @@ fn check(scenario: &str) -> Vec<Row> {
             r.test, r.parameter, r.value, r.measured, r.unit
         ));
     }
-    let missed: Vec<String> = report
-        .failures()
-        .iter()
-        .map(|r| {
-            format!(
-                "{} at {} = {}: {}",
-                r.test, r.parameter, r.value, r.measured
-            )
-        })
-        .collect();
+    let missed = missed(&report);
     assert!(missed.is_empty(), "{scenario}: targets missed: {missed:#?}");
     report.rows
 }
@@ -173,16 +178,7 @@ fn every_target_holds_with_the_crowd_at_30_hz() {
     // A crowd ticking at half the frame rate must walk, queue and evacuate the same: every
     // scenario, every target, at 30 steps a second.
     let report = run_at(30, Effort::Quick, &[], |_| {});
-    let missed: Vec<String> = report
-        .failures()
-        .iter()
-        .map(|r| {
-            format!(
-                "{} at {} = {}: {}",
-                r.test, r.parameter, r.value, r.measured
-            )
-        })
-        .collect();
+    let missed = missed(&report);
     assert!(missed.is_empty(), "at 30 Hz, targets missed: {missed:#?}");
     for test in [
         "fundamental_diagram",

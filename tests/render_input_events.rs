@@ -12,12 +12,10 @@ mod support;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
-use glam::{Vec2, Vec3};
+use glam::Vec2;
 use support::live::{transcript, Live};
 use support::{project_root, say};
 use throng::level::Level;
-use throng::view::camera::CameraRig;
-use throng::view::level_overlay::project;
 
 const SCREEN: Vec2 = Vec2::new(1280.0, 720.0);
 
@@ -117,14 +115,8 @@ fn a_quick_ctrl_s_inside_a_two_second_frame_saves_the_level() {
     } = support::scratch_plaza();
 
     // chat_ne's handle at the start camera, dragged down and left in one jump.
-    let poi = level
-        .points_of_interest
-        .iter()
-        .position(|p| p.name == "chat_ne")
-        .expect("chat_ne");
+    let (poi, grab) = support::poi_handle_at_start(&level, "chat_ne", SCREEN);
     let at = level.points_of_interest[poi].position;
-    let vp = CameraRig::from_start(&level.camera).view_projection(SCREEN.x / SCREEN.y);
-    let grab = project(&vp, Vec3::new(at.x, 0.08, at.y), SCREEN).expect("on screen");
     let to = grab + Vec2::new(-90.0, 60.0);
     let script = format!(
         "2 move {} {}; 3 down left; 4 move {} {}; 5 up left",

@@ -83,14 +83,9 @@ fn dragging_a_point_of_interest_and_ctrl_s_writes_only_its_numbers() {
     } = support::scratch_plaza();
 
     // Where chat_ne's handle is on the screen at the level's start camera.
-    let poi = level
-        .points_of_interest
-        .iter()
-        .position(|p| p.name == "chat_ne")
-        .expect("chat_ne");
+    let (poi, grab) = support::poi_handle_at_start(&level, "chat_ne", SCREEN);
     let at = level.points_of_interest[poi].position;
     let vp = CameraRig::from_start(&level.camera).view_projection(SCREEN.x / SCREEN.y);
-    let grab = project(&vp, Vec3::new(at.x, 0.08, at.y), SCREEN).expect("on screen");
     assert!(
         grab.x > 100.0 && grab.x < 1180.0 && grab.y > 150.0 && grab.y < 650.0,
         "{grab}"

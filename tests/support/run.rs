@@ -187,6 +187,26 @@ pub struct ScratchPlaza {
     pub file: std::path::PathBuf,
 }
 
+/// Point of interest `name` of `level`: its index and where its edit handle is in a `screen`
+/// sized window at the level's start camera.
+pub fn poi_handle_at_start(
+    level: &throng::level::Level,
+    name: &str,
+    screen: glam::Vec2,
+) -> (usize, glam::Vec2) {
+    let poi = level
+        .points_of_interest
+        .iter()
+        .position(|p| p.name == name)
+        .unwrap_or_else(|| panic!("no point of interest {name}"));
+    let at = level.points_of_interest[poi].position;
+    let vp = throng::view::camera::CameraRig::from_start(&level.camera)
+        .view_projection(screen.x / screen.y);
+    let handle = glam::Vec3::new(at.x, 0.08, at.y);
+    let grab = throng::view::level_overlay::project(&vp, handle, screen).expect("on screen");
+    (poi, grab)
+}
+
 pub fn scratch_plaza() -> ScratchPlaza {
     let original =
         std::fs::read_to_string(project_root().join("levels/plaza.ron")).expect("the plaza");
