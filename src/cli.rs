@@ -74,6 +74,10 @@ pub struct PlayArgs {
     /// per m² of free ground).
     #[arg(long, value_parser = parse_crowd, allow_hyphen_values = true)]
     pub crowd: Option<u32>,
+    /// Replace the level's crowd step rate (`crowd.tick_hz`): 60, or 30 for half the cost per
+    /// simulated second (people are drawn between steps).
+    #[arg(long, value_name = "HZ", value_parser = parse_crowd_hz)]
+    pub crowd_hz: Option<u32>,
     /// Quit after this many frames (at least 1).
     #[arg(long, value_parser = parse_frames, allow_hyphen_values = true)]
     pub frames: Option<u64>,
@@ -137,6 +141,13 @@ fn parse_crowd(s: &str) -> Result<u32, String> {
     match s.trim().parse::<u64>() {
         Ok(n) if n > MAX_CROWD as u64 => Err(format!("{n} is above the maximum {MAX_CROWD}")),
         _ => parse_whole(s, 0, MAX_CROWD as u64).map(|n| n as u32),
+    }
+}
+
+fn parse_crowd_hz(s: &str) -> Result<u32, String> {
+    match s.trim().parse::<u32>() {
+        Ok(hz) if crate::level::CROWD_TICK_RATES.contains(&hz) => Ok(hz),
+        _ => Err(format!("`{s}` is not a crowd step rate; allowed: 60 or 30")),
     }
 }
 

@@ -236,10 +236,11 @@ impl Extractor {
         };
         let pop_in = &self.pop_in;
         let a = &game.agents;
+        let (drawn_pos, drawn_heading) = a.drawn_poses();
         let counts = pack_markers(
             &opts,
-            &a.pos,
-            &a.heading,
+            drawn_pos,
+            drawn_heading,
             &a.color,
             |i| game.appear_scale(i, pop_in),
             &mut self.lod_state,

@@ -141,6 +141,7 @@ impl Session {
             seed: args.seed,
         };
         let mut game = Game::new(setup.level, options);
+        game.set_crowd_tick_hz(args.crowd_hz);
         let settings = args.settings.from_flags();
         let renderer = {
             let gl = unsafe { get_internal_gl() };
@@ -821,6 +822,10 @@ struct ClockReport {
     /// The ratio when it is clearly below what was asked for (the HUD says so).
     behind: Option<f64>,
     dropped_seconds: f64,
+    /// How many times a simulated second the crowd steps (60 or 30).
+    crowd_hz: u32,
+    /// Crowd steps taken.
+    crowd_steps: u64,
 }
 
 impl ClockReport {
@@ -833,6 +838,8 @@ impl ClockReport {
             speed_ratio: c.speed.ratio(),
             behind: c.speed.behind(),
             dropped_seconds: c.dropped_seconds(),
+            crowd_hz: game.crowd_tick_hz(),
+            crowd_steps: game.agents.steps(),
         }
     }
 }

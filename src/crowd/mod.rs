@@ -16,6 +16,7 @@ pub mod sim_lod;
 mod sorted;
 mod speed;
 mod steering;
+pub mod tick_pose;
 
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
@@ -223,6 +224,9 @@ pub struct Crowd {
     /// thread per core.
     pool: Option<std::sync::Arc<rayon::ThreadPool>>,
     timings: StepTimings,
+    /// Where people are drawn when the crowd ticks slower than the world (`Game` blends it
+    /// every frame); empty: drawn where they are.
+    pub shown: tick_pose::TickPoses,
     /// When true, every step adds what the constraint pass moved to `corrections` (two copies
     /// of the positions a step; off in the game).
     pub measure_corrections: bool,
@@ -349,6 +353,7 @@ impl Crowd {
             steps: 0,
             pool: None,
             timings: StepTimings::default(),
+            shown: tick_pose::TickPoses::default(),
             measure_corrections: false,
             corrections: Corrections::default(),
             level: level.clone(),
@@ -411,6 +416,22 @@ impl Crowd {
         self.state[i] = AgentState::Walking;
         self.target_count = self.len();
         i
+    }
+
+    /// Where person `i` is drawn this frame and facing which way: between the crowd's last two
+    /// ticks when it ticks slower than the world, else where they are.
+    pub fn drawn_at(&self, i: usize) -> (Vec2, f32) {
+        let (pos, heading) = self.drawn_poses();
+        (pos[i], heading[i])
+    }
+
+    /// Everyone's drawn position and heading (see `drawn_at`).
+    pub fn drawn_poses(&self) -> (&[Vec2], &[f32]) {
+        if self.shown.pos.len() == self.pos.len() {
+            (&self.shown.pos, &self.shown.heading)
+        } else {
+            (&self.pos, &self.heading)
+        }
     }
 
     pub fn len(&self) -> usize {

@@ -105,6 +105,10 @@ pub struct Game {
     /// Wall time a glide started and how long it lasts, for the editor's playhead.
     glide_span: (f32, f32),
     pending_disturbance: Option<glam::Vec2>,
+    /// World steps since the crowd last stepped (it steps every `crowd_every()`-th one).
+    crowd_steps_since: u32,
+    /// `--crowd-hz`: replaces the level's `crowd.tick_hz`, across reloads.
+    crowd_hz_override: Option<u32>,
     /// What the commands carried out said, for the player (`take_notes`): a command whose
     /// effect may not show (a scatter off screen, a glide's target) still answers.
     notes: Vec<String>,
@@ -159,6 +163,8 @@ impl Game {
             glide_easing: Easing::parse("cubicBezier(.65,0,.35,1)").unwrap_or(Easing::Linear),
             glide_span: (0.0, 0.0),
             pending_disturbance: None,
+            crowd_steps_since: 0,
+            crowd_hz_override: None,
             notes: Vec::new(),
             motion: Animator::new(AnimatorOptions::default()),
             next_poi: 0,
@@ -354,6 +360,27 @@ impl Game {
         self.agents = Crowd::from_level(&self.level, self.crowd_count(), seed);
         self.appear_until = vec![0.0; self.crowd_count()];
         self.scenery_version += 1;
+        self.crowd_steps_since = 0;
+    }
+
+    /// How many world steps (at `SIM_RATE`) make one crowd step: 1 at the level's default
+    /// 60 Hz, 2 at `crowd.tick_hz: 30`.
+    pub fn crowd_every(&self) -> u32 {
+        (SIM_RATE / f64::from(self.crowd_tick_hz().max(1)))
+            .round()
+            .max(1.0) as u32
+    }
+
+    /// How many times a simulated second the crowd steps.
+    pub fn crowd_tick_hz(&self) -> u32 {
+        self.crowd_hz_override.unwrap_or(self.level.crowd.tick_hz)
+    }
+
+    /// Replaces the level's crowd step rate (one of `level::CROWD_TICK_RATES`), or with None
+    /// goes back to it.
+    pub fn set_crowd_tick_hz(&mut self, hz: Option<u32>) {
+        self.crowd_hz_override = hz.filter(|hz| crate::level::CROWD_TICK_RATES.contains(hz));
+        self.crowd_steps_since = 0;
     }
 
     /// A hot-reload result: a good level replaces the running one (the camera stays where the
@@ -515,6 +542,7 @@ impl Game {
         }
         self.clock
             .record_step_cost(steps.steps, started.elapsed().as_secs_f64());
+        self.blend_crowd_pose();
         // The hero animates in simulated time: a paused game freezes its pose (and uploads).
         let mut hero_dt = steps.steps as f32 * self.clock.step_seconds();
         hero_dt += self.step_hero_alone(self.clock.frame_dropped_seconds() as f32);
@@ -625,6 +653,17 @@ impl Game {
         if let Some(h) = &mut self.hero {
             h.step(dt, &self.hero_intent);
         }
+        let every = self.crowd_every();
+        self.crowd_steps_since += 1;
+        if self.crowd_steps_since < every {
+            self.sim_time += dt as f64;
+            return;
+        }
+        self.crowd_steps_since = 0;
+        if every > 1 {
+            let a = &mut self.agents;
+            a.shown.remember(&a.pos, &a.heading);
+        }
         let inputs = StepInputs {
             hero_position: self.hero.as_ref().map(|h| h.position()),
             hero_velocity: self
@@ -634,8 +673,22 @@ impl Game {
             disturbance: self.pending_disturbance.take(),
             view,
         };
-        self.agents.step(dt, &inputs);
+        self.agents.step(dt * every as f32, &inputs);
         self.sim_time += dt as f64;
+    }
+
+    /// Draws a crowd that steps slower than the world between its last two steps: as far
+    /// between them as the world has gone since the last (one crowd step behind, so nobody is
+    /// drawn where they have not been).
+    fn blend_crowd_pose(&mut self) {
+        let every = self.crowd_every();
+        let a = &mut self.agents;
+        if every > 1 {
+            let alpha = self.crowd_steps_since as f32 / every as f32;
+            a.shown.blend(&a.pos, &a.heading, alpha);
+        } else if !a.shown.pos.is_empty() {
+            a.shown.clear();
+        }
     }
 }
 

@@ -324,6 +324,17 @@ pub struct CrowdSettings {
     /// Who walks in company, and in groups of how many; absent: everyone walks alone.
     #[serde(default)]
     pub groups: Groups,
+    /// How many times a simulated second the crowd steps: 60 (with the world) or 30 (half the
+    /// cost; drawn between its last two steps, one step behind). The hero always steps at 60.
+    #[serde(default = "default_tick_hz")]
+    pub tick_hz: u32,
+}
+
+/// The crowd's step rates (`crowd.tick_hz`): the world's own, or every other world step.
+pub const CROWD_TICK_RATES: [u32; 2] = [60, 30];
+
+fn default_tick_hz() -> u32 {
+    CROWD_TICK_RATES[0]
 }
 
 /// Preferred walking speeds: `(min: 1.0, max: 1.6)` draws uniformly from the range;

@@ -692,6 +692,12 @@ impl Checker<'_> {
     /// The crowd's speeds and behaviour settings, and whether that many people fit at all.
     fn crowd_behaviour(&mut self, level: &Level) {
         let cr = &level.crowd;
+        if !crate::level::schema::CROWD_TICK_RATES.contains(&cr.tick_hz) {
+            self.fail(
+                "crowd.tick_hz",
+                format!("{} is not a crowd step rate; allowed: 60 or 30", cr.tick_hz),
+            );
+        }
         self.walk_speed(&cr.walk_speed);
         self.groups(&cr.groups);
         let be = &cr.behaviour;

@@ -186,11 +186,16 @@ pub fn draw(game: &Game, info: &HudInfo) -> (Vec<String>, Vec<Rect>) {
         .filter(|_| !clock.paused())
         .map(|r| format!("   {}", crate::game::speed::behind_note(r)))
         .unwrap_or_default();
+    // Only a crowd that steps slower than the world says so.
+    let crowd_rate = match game.crowd_tick_hz() {
+        60 => String::new(),
+        hz => format!("   crowd {hz} Hz"),
+    };
     let mut status = vec![
         format!("{}   {timing}   {quality}", game.level().name),
         people_line(&info.people, game.crowd_count(), info.stats),
         format!(
-            "camera {mode}   sim {:.1} s  x{}{}{behind}",
+            "camera {mode}   sim {:.1} s  x{}{}{crowd_rate}{behind}",
             game.sim_time(),
             clock.time_scale(),
             if clock.paused() { "   PAUSED" } else { "" }

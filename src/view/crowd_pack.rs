@@ -190,7 +190,7 @@ pub fn pack_crowd(
             out.counts.spawning += 1;
             continue;
         }
-        let p = crowd.pos[i];
+        let (p, heading) = crowd.drawn_at(i);
         let centre = Vec3::new(p.x, body.centre_height * scale, p.y);
         let blend = match &fade {
             Some(f) => {
@@ -210,7 +210,7 @@ pub fn pack_crowd(
         {
             out.counts.culled += 1;
             if opts.show_culled {
-                let world = person_world(body, p, crowd.heading[i], scale);
+                let world = person_world(body, p, heading, scale);
                 let anim = anim_vector(body, &crowd.anim[i], skin_tone(i));
                 let far = Lod::Far.index();
                 push_block(
@@ -222,7 +222,7 @@ pub fn pack_crowd(
             }
             continue;
         }
-        let world = person_world(body, p, crowd.heading[i], scale);
+        let world = person_world(body, p, heading, scale);
         let mut anim = anim_vector(body, &crowd.anim[i], skin_tone(i));
         if let Some(turns) = opts.head_turns {
             let (yaw, pitch) = turns.get(i);
@@ -364,7 +364,8 @@ pub fn pack_naive(
             continue;
         }
         let body = &assets.bodies[b];
-        let world = person_world(body, crowd.pos[i], crowd.heading[i], scale);
+        let (p, heading) = crowd.drawn_at(i);
+        let world = person_world(body, p, heading, scale);
         let tint = if lod_colors {
             LOD_COLORS[0].extend(2.0)
         } else {
