@@ -1,6 +1,6 @@
 // Throng's side of the page: a miniquad plugin (the loader's own extension mechanism) that
 //  * adds the few GL calls the game makes that miniquad's gl.js lacks (glGetError,
-//    glDepthMask, glPolygonOffset, glUniform3f/4f/4i), uploads whole matrix arrays, and
+//    glDepthMask, glPolygonOffset, glUniform2f/3f/4f/4i), uploads whole matrix arrays, and
 //  * lets glTexImage2D/glTexSubImage2D upload float and integer pixels: gl.js always views the
 //    pixels as bytes sized from the internal format, which WebGL2 refuses for FLOAT data (the
 //    crowd's animation-matrix texture is RGBA32F), and translate desktop depth formats;
@@ -90,6 +90,7 @@ window.throng = { frames: 0, people: 0, drawn: 0, frameMs: -1, progress: [0, 0],
     env.glGetError = function () { return gl.getError(); };
     env.glDepthMask = function (flag) { gl.depthMask(!!flag); };
     env.glPolygonOffset = function (factor, units) { gl.polygonOffset(factor, units); };
+    env.glUniform2f = function (loc, x, y) { gl.uniform2f(GL.uniforms[loc], x, y); };
     env.glUniform3f = function (loc, x, y, z) { gl.uniform3f(GL.uniforms[loc], x, y, z); };
     env.glUniform4f = function (loc, x, y, z, w) { gl.uniform4f(GL.uniforms[loc], x, y, z, w); };
     env.glUniform4i = function (loc, x, y, z, w) { gl.uniform4i(GL.uniforms[loc], x, y, z, w); };
