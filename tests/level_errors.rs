@@ -57,7 +57,7 @@ const CASES: &[(&str, &str, &str)] = &[
     ),
     // Unknown fields and wrong types
     ("        count: 100,", "        cout: 100,", 
-        "levels/broken.ron:18:13: crowd.cout: unknown field `cout`; allowed: count, models, variant_groups, walk_speed, seed, behaviour, groups",
+        "levels/broken.ron:18:13: crowd.cout: unknown field `cout`; allowed: count, models, variant_groups, walk_speed, seed, behaviour, groups, tick_hz",
     ),
     ("        count: 100,", "        count: \"many\",", 
         "levels/broken.ron:18:16: crowd.count: expected a whole number 0 or more",
