@@ -227,10 +227,12 @@ pub struct Crowd {
     /// Where people are drawn when the crowd ticks slower than the world (`Game` blends it
     /// every frame); empty: drawn where they are.
     pub shown: tick_pose::TickPoses,
-    /// When true, every step adds what the constraint pass moved to `corrections` (two copies
+    /// When true, every step adds what the constraint pass moved to `corrections` (one copy
     /// of the positions a step; off in the game).
     pub measure_corrections: bool,
     pub corrections: Corrections,
+    /// Steering's positions before the constraint pass, kept while measuring corrections.
+    steered_scratch: Vec<Vec2>,
 }
 
 /// One pool for every crowd that asks for no particular thread count: a thread per core,
@@ -356,6 +358,7 @@ impl Crowd {
             shown: tick_pose::TickPoses::default(),
             measure_corrections: false,
             corrections: Corrections::default(),
+            steered_scratch: Vec::new(),
             level: level.clone(),
         }
     }
@@ -719,14 +722,22 @@ impl Crowd {
             fallback: &self.goal,
         };
         // Steering's positions wait in q until the pass swaps them in.
-        let steered = self
-            .measure_corrections
-            .then(|| (sorted.qx.clone(), sorted.qy.clone()));
+        let steered = &mut self.steered_scratch;
+        steered.clear();
+        if self.measure_corrections {
+            steered.extend(
+                sorted
+                    .qx
+                    .iter()
+                    .zip(&sorted.qy)
+                    .map(|(&x, &y)| Vec2::new(x, y)),
+            );
+        }
         t.sweeps = constraints.apply(&mut sorted) as u32;
-        if let Some((qx, qy)) = steered {
+        if self.measure_corrections {
             let c = &mut self.corrections;
-            for k in 0..qx.len() {
-                let moved = Vec2::new(sorted.px[k] - qx[k], sorted.py[k] - qy[k]).length();
+            for (k, from) in self.steered_scratch.iter().enumerate() {
+                let moved = (Vec2::new(sorted.px[k], sorted.py[k]) - *from).length();
                 c.person_steps += 1;
                 if moved > Corrections::MOVED {
                     c.corrected += 1;

@@ -655,12 +655,16 @@ impl Game {
         }
         let every = self.crowd_every();
         self.crowd_steps_since += 1;
-        if self.crowd_steps_since < every {
-            self.sim_time += dt as f64;
-            return;
+        if self.crowd_steps_since >= every {
+            self.crowd_steps_since = 0;
+            self.step_crowd(dt * every as f32, every > 1, view);
         }
-        self.crowd_steps_since = 0;
-        if every > 1 {
+        self.sim_time += dt as f64;
+    }
+
+    /// One crowd step of `dt`; `blended` keeps the pose before it for `blend_crowd_pose`.
+    fn step_crowd(&mut self, dt: f32, blended: bool, view: Option<crate::crowd::SimView>) {
+        if blended {
             let a = &mut self.agents;
             a.shown.remember(&a.pos, &a.heading);
         }
@@ -673,8 +677,7 @@ impl Game {
             disturbance: self.pending_disturbance.take(),
             view,
         };
-        self.agents.step(dt * every as f32, &inputs);
-        self.sim_time += dt as f64;
+        self.agents.step(dt, &inputs);
     }
 
     /// Draws a crowd that steps slower than the world between its last two steps: as far

@@ -277,8 +277,13 @@ pub fn draw_alerts(game: &Game, info: &HudInfo) -> Vec<Rect> {
 /// The key help as a framed card centred on the screen, over a dimmed picture.
 fn help_card(screen: glam::Vec2) {
     let max_w = (screen.x - 80.0).max(200.0);
-    let mut lines = vec!["Keys (F1 or H closes this)".to_string()];
-    lines.extend(HELP.iter().flat_map(|l| wrap_long(&[l.to_string()], max_w)));
+    let lines = wrap_long(
+        &std::iter::once("Keys (F1 or H closes this)")
+            .chain(HELP.iter().copied())
+            .map(str::to_string)
+            .collect::<Vec<_>>(),
+        max_w,
+    );
     let w = lines
         .iter()
         .map(|l| measure_text(l, None, FONT as u16, 1.0).width)
