@@ -53,7 +53,10 @@ impl Crowd {
                 let dt = steer_dt[i];
                 let v = vel[i];
                 let speed = v.length();
-                let standing = !matches!(state[i], AgentState::Walking | AgentState::Scattering);
+                let standing = !matches!(
+                    state[i],
+                    AgentState::Walking | AgentState::Scattering | AgentState::Controlled
+                );
                 let face = if speed > 0.25 && !standing {
                     Some(v)
                 } else {
@@ -74,6 +77,8 @@ impl Crowd {
                     AgentState::Sitting => ClipKind::Sit,
                     AgentState::Lingering if matches!(plan[i], Plan::Poi(_)) => ClipKind::Talk,
                     AgentState::Lingering => ClipKind::LookAround,
+                    // Applause and a performer's act are the wave gesture: arms up and moving.
+                    AgentState::Applauding | AgentState::Performing => ClipKind::Wave,
                     _ if attention[i] > 0.0 && i % 3 == 0 => ClipKind::Wave,
                     _ => ClipKind::Idle,
                 };

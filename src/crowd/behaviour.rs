@@ -52,12 +52,13 @@ impl Crowd {
         }
     }
 
-    fn rand(&mut self, i: usize) -> f32 {
+    pub(super) fn rand(&mut self, i: usize) -> f32 {
         next_random(&mut self.rng_state[i])
     }
 
     /// Frees the agent's place at a point of interest or in a queue.
     pub(super) fn release_place(&mut self, i: usize) {
+        self.release_show_place(i);
         if let super::Plan::Poi(p) = self.plan[i] {
             let p = p as usize;
             if let Some(q) = self.queues.get_mut(p) {
@@ -73,6 +74,7 @@ impl Crowd {
     /// Picks the agent's next plan. A group's leader picks for the whole group, which takes the
     /// plan with it; a member takes its leader's.
     pub(super) fn choose_plan(&mut self, i: usize) {
+        self.shows_seen[i] = 0;
         if self.is_member(i) {
             self.adopt(i);
             return;
@@ -93,9 +95,66 @@ impl Crowd {
         self.share_plan(i);
     }
 
+    /// Takes the next plan of the agent's agenda (the story card's "next"), drawing a new last
+    /// one; a point of interest that has no room for `room` people now falls back to a fresh
+    /// choice by the level's weights.
+    fn choose_own_plan(&mut self, i: usize, room: u32) {
+        let intent = self.agenda[i][0];
+        self.agenda[i][0] = self.agenda[i][1];
+        self.agenda[i][1] = self.draw_intent(i);
+        self.state[i] = AgentState::Walking;
+        self.look_at[i] = None;
+        match intent {
+            super::story::Intent::Poi(k) => {
+                let k = k as usize;
+                let fits = self.level.points_of_interest.get(k).is_some_and(|p| {
+                    self.poi_occupancy[k].saturating_add(room) <= p.capacity
+                });
+                if fits {
+                    return self.go_to_poi(i, k);
+                }
+            }
+            super::story::Intent::Path(p) if (p as usize) < self.level.paths.len() => {
+                return self.join_path(i, p as usize);
+            }
+            super::story::Intent::Stroll => {
+                self.plan[i] = Plan::Wander;
+                let spot = self.random_free_spot(i);
+                return self.set_goal(i, spot);
+            }
+            _ => {}
+        }
+        self.choose_plan_by_weights(i, room);
+    }
+
+    /// A plan for later by the level's weights: a point of interest (by weight), a named path,
+    /// or a stroll.
+    pub(super) fn draw_intent(&mut self, i: usize) -> super::story::Intent {
+        use super::story::Intent;
+        let b = &self.level.crowd.behaviour;
+        let pois: f32 = self.level.points_of_interest.iter().map(|p| p.weight.max(0.0)).sum();
+        let w_poi = if pois > 0.0 { b.linger_weight.max(0.0) } else { 0.0 };
+        let w_path = if self.level.paths.is_empty() { 0.0 } else { b.follow_path_weight.max(0.0) };
+        let w_stroll = b.stroll_weight.max(0.0);
+        let r = self.rand(i) * (w_poi + w_path + w_stroll).max(1e-6);
+        if r < w_poi {
+            let mut pick = self.rand(i) * pois;
+            for (k, p) in self.level.points_of_interest.iter().enumerate() {
+                pick -= p.weight.max(0.0);
+                if pick <= 0.0 {
+                    return Intent::Poi(k as u32);
+                }
+            }
+        } else if r < w_poi + w_path {
+            let n = self.level.paths.len();
+            return Intent::Path(((self.rand(i) * n as f32) as usize % n) as u32);
+        }
+        Intent::Stroll
+    }
+
     /// Picks a plan by the level's weights: a point of interest (by weight, among those with room
     /// for `room` people), a named path, or a stroll to a random free spot.
-    fn choose_own_plan(&mut self, i: usize, room: u32) {
+    fn choose_plan_by_weights(&mut self, i: usize, room: u32) {
         let b = self.level.crowd.behaviour.clone();
         let has_room = |occupied: u32, capacity: u32| occupied.saturating_add(room) <= capacity;
         let pois_free: f32 = self
@@ -135,22 +194,37 @@ impl Crowd {
                 }
             }
             if let Some(k) = chosen {
-                self.poi_occupancy[k] += 1;
-                self.plan[i] = Plan::Poi(k as u32);
-                let poi = &self.level.points_of_interest[k];
-                let (pos, radius) = (poi.position, poi.radius);
-                let a = self.rand(i) * std::f32::consts::TAU;
-                let d = self.rand(i).sqrt() * radius;
-                let spot = pos + Vec2::from_angle(a) * d;
-                let goal = self.obstacles.resolve(spot, BODY_RADIUS);
-                self.set_goal(i, goal);
+                self.go_to_poi(i, k);
                 return;
             }
         }
         if r < w_poi + w_path {
             let path =
                 (self.rand(i) * self.level.paths.len() as f32) as usize % self.level.paths.len();
-            // Join at the nearest waypoint and walk a few legs.
+            self.join_path(i, path);
+            return;
+        }
+        self.plan[i] = Plan::Wander;
+        let spot = self.random_free_spot(i);
+        self.set_goal(i, spot);
+    }
+
+    /// Holds a place at point of interest `k` and walks to a spot on it.
+    fn go_to_poi(&mut self, i: usize, k: usize) {
+        self.poi_occupancy[k] += 1;
+        self.plan[i] = Plan::Poi(k as u32);
+        let poi = &self.level.points_of_interest[k];
+        let (pos, radius) = (poi.position, poi.radius);
+        let a = self.rand(i) * std::f32::consts::TAU;
+        let d = self.rand(i).sqrt() * radius;
+        let spot = pos + Vec2::from_angle(a) * d;
+        let goal = self.obstacles.resolve(spot, BODY_RADIUS);
+        self.set_goal(i, goal);
+    }
+
+    /// Joins named path `path` at its nearest waypoint, for a few legs.
+    fn join_path(&mut self, i: usize, path: usize) {
+        {
             let pts = &self.level.paths[path].points;
             let here = self.pos[i];
             let next = pts
@@ -170,11 +244,7 @@ impl Crowd {
                 left,
             };
             self.set_goal(i, goal);
-            return;
         }
-        self.plan[i] = Plan::Wander;
-        let spot = self.random_free_spot(i);
-        self.set_goal(i, spot);
     }
 
     fn random_free_spot(&mut self, i: usize) -> Vec2 {
@@ -238,15 +308,69 @@ impl Crowd {
         }
     }
 
-    /// Where the agent at place `slot` of queue `k` stands: a line leading away from the kiosk.
+    /// Where the agent at place `slot` of queue `k` stands: along its line, or past its end.
     fn queue_slot(&self, k: u32, slot: usize) -> Vec2 {
-        let poi = self.poi(k);
-        let away = self
-            .nearest_obstacle(ObstacleKind::Kiosk, poi.position)
-            .map(|kiosk| (poi.position - kiosk).normalize_or_zero())
-            .filter(|d| *d != Vec2::ZERO)
-            .unwrap_or(Vec2::Y);
-        poi.position + away * QUEUE_SPACING * slot as f32
+        let line = &self.queue_lines[k as usize];
+        match line.get(slot) {
+            Some(&p) => p,
+            None => {
+                let last = line.last().copied().unwrap_or(self.poi(k).position);
+                let before = line.len().checked_sub(2).map_or(last, |j| line[j]);
+                let away = (last - before).normalize_or_zero();
+                last + away * QUEUE_SPACING * (slot + 1 - line.len().max(1)) as f32
+            }
+        }
+    }
+
+    /// Every queue's line of places: from the counter straight away from the kiosk, turning
+    /// (left first, by 30° steps) where the next place would stand in an obstacle or off the
+    /// plaza, so a line bends round a bench or a fence instead of running through it.
+    pub(super) fn build_queue_lines(&mut self) {
+        let b = self.level.bounds;
+        let (lo, hi) = (b.min + Vec2::splat(0.5), b.max - Vec2::splat(0.5));
+        let mut lines = Vec::with_capacity(self.level.points_of_interest.len());
+        for k in 0..self.level.points_of_interest.len() {
+            let poi = &self.level.points_of_interest[k];
+            if poi.activity != Activity::Queue {
+                lines.push(Vec::new());
+                continue;
+            }
+            let mut dir = self
+                .nearest_obstacle(ObstacleKind::Kiosk, poi.position)
+                .map(|kiosk| (poi.position - kiosk).normalize_or_zero())
+                .filter(|d| *d != Vec2::ZERO)
+                .unwrap_or(Vec2::Y);
+            let mut line = vec![poi.position];
+            let places = poi.capacity.clamp(1, 64) as usize;
+            'places: while line.len() < places {
+                let last = line[line.len() - 1];
+                for turn in [0.0f32, 30.0, -30.0, 60.0, -60.0, 90.0, -90.0, 120.0, -120.0] {
+                    let d = Vec2::from_angle(turn.to_radians()).rotate(dir);
+                    let p = last + d * QUEUE_SPACING;
+                    let inside = p.cmpge(lo).all() && p.cmple(hi).all();
+                    let clear_of_line = line.iter().all(|q| q.distance(p) > QUEUE_SPACING * 0.9);
+                    if inside && clear_of_line && self.obstacles.is_free(p, BODY_RADIUS + 0.1) {
+                        line.push(p);
+                        // Bend back towards the line's first direction once past the obstacle.
+                        dir = d;
+                        continue 'places;
+                    }
+                }
+                break;
+            }
+            lines.push(line);
+        }
+        self.queue_lines = lines;
+    }
+
+    /// Where each queue's places stand (empty for points of interest that are not queues).
+    pub fn queue_lines(&self) -> &[Vec<Vec2>] {
+        &self.queue_lines
+    }
+
+    /// People served at each point of interest's counter so far.
+    pub fn served(&self) -> &[u32] {
+        &self.served
     }
 
     pub(super) fn update_behaviour(&mut self, dt: f32, inputs: &StepInputs) {
@@ -255,7 +379,10 @@ impl Crowd {
             let r2 = b.disturbance_radius * b.disturbance_radius;
             for i in 0..self.len() {
                 let away = self.pos[i] - d;
-                if away.length_squared() < r2 && self.plan[i] != Plan::Fixed {
+                if away.length_squared() < r2
+                    && self.plan[i] != Plan::Fixed
+                    && Some(i) != self.controlled
+                {
                     self.release_place(i);
                     let dir = away
                         .try_normalize()
@@ -286,14 +413,18 @@ impl Crowd {
                 if self.pos[f].distance(self.goal[f]) < ARRIVE {
                     self.timer[f] -= dt;
                     if self.timer[f] <= 0.0 && self.is_member(f) {
+                        self.served[k] += 1;
                         self.wait_for_group(f);
                     } else if self.timer[f] <= 0.0 {
+                        self.served[k] += 1;
                         self.release_place(f);
                         self.choose_plan(f);
                     }
                 }
             }
         }
+        self.update_shows(dt, inputs);
+        self.steer_controlled();
         let hero = inputs.hero_position.filter(|h| h.is_finite());
         for i in 0..self.len() {
             // Pass a waypoint once it is close or the next one is in plain sight.
@@ -344,6 +475,8 @@ impl Crowd {
                             }
                         }
                         Plan::Fixed => self.state[i] = AgentState::Idle,
+                        // Arrivals at shows are `update_shows`' part.
+                        Plan::Watch { .. } | Plan::Perform(_) => {}
                     }
                 }
                 AgentState::Lingering | AgentState::Sitting | AgentState::WatchingFountain => {

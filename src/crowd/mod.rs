@@ -12,7 +12,10 @@ pub mod groups;
 pub mod head_turn;
 pub mod nav;
 pub mod obstacles;
+pub mod placing;
+pub mod shows;
 pub mod sim_lod;
+pub mod story;
 mod sorted;
 mod speed;
 mod steering;
@@ -56,6 +59,14 @@ pub enum AgentState {
     Scattering,
     /// Arrived at a fixed goal (scenarios) or nothing to do.
     Idle,
+    /// At a place on a show's rings, facing it.
+    Watching,
+    /// The show watched, clapping before leaving.
+    Applauding,
+    /// Playing at a show (a performer recruited from the crowd).
+    Performing,
+    /// Steered by the player.
+    Controlled,
 }
 
 impl AgentState {
@@ -68,6 +79,10 @@ impl AgentState {
             AgentState::Queuing => "queuing",
             AgentState::Scattering => "scattering",
             AgentState::Idle => "idle",
+            AgentState::Watching => "watching a show",
+            AgentState::Applauding => "applauding",
+            AgentState::Performing => "performing",
+            AgentState::Controlled => "steered by the player",
         }
     }
 }
@@ -83,6 +98,10 @@ pub enum Plan {
     Wander,
     /// To a fixed goal, then stay (scenarios and tools).
     Fixed,
+    /// To a place (index) on a show's (index) rings, to watch it.
+    Watch { show: u16, place: u16 },
+    /// To a show's (index) performer spot, to play there.
+    Perform(u16),
 }
 
 /// What the world tells the crowd each step.
@@ -95,6 +114,10 @@ pub struct StepInputs {
     /// What the player sees, for the simulation level of detail: people it cannot see are
     /// steered every `sim_lod::LOW_RATE`th step. None steers everyone every step.
     pub view: Option<SimView>,
+    /// The hero waves (standing still, she draws a small audience).
+    pub hero_waving: bool,
+    /// Which way the hero faces (x, z).
+    pub hero_facing: Vec2,
 }
 
 /// Wall-clock milliseconds of each phase of the last step (for the benchmark and the lab).
@@ -200,6 +223,24 @@ pub struct Crowd {
     poi_occupancy: Vec<u32>,
     /// Per queue POI: agents in line, front first.
     queues: Vec<Vec<u32>>,
+    /// Per queue POI: where each place in its line stands (bending round obstacles).
+    queue_lines: Vec<Vec<Vec2>>,
+    /// Per POI: people served at its counter so far.
+    served: Vec<u32>,
+    /// The shows of placed performers and stages (and the hero's), their names as of the
+    /// last change (plans index them), and per agent the shows it has decided about since
+    /// its last plan (bit per show).
+    shows: Vec<shows::Show>,
+    show_names: Vec<String>,
+    shows_seen: Vec<u64>,
+    /// Each agent's next two plans (the story card shows them; `choose_plan` takes the first).
+    agenda: Vec<[story::Intent; 2]>,
+    /// The person the player steers, and the speed they walked at before.
+    controlled: Option<usize>,
+    controlled_speed: f32,
+    control_velocity: Vec2,
+    /// Extra route searches allowed this step (walkers a new obstacle blocked).
+    route_burst: usize,
     /// Seconds each agent has gone unsteered (the simulation LOD), and what this step covers.
     pending_dt: Vec<f32>,
     steer_dt: Vec<f32>,
@@ -310,7 +351,8 @@ fn agent_seed(seed: u64, index: usize) -> u64 {
 impl Crowd {
     /// An empty crowd for a level; `set_count` (or `from_level`) fills it.
     pub fn empty(level: &Level, seed: u64) -> Self {
-        Crowd {
+        let level = &crate::level::sandbox::world_level(level);
+        let mut crowd = Crowd {
             seed,
             pos: Vec::new(),
             vel: Vec::new(),
@@ -335,6 +377,16 @@ impl Crowd {
             rng_state: Vec::new(),
             poi_occupancy: vec![0; level.points_of_interest.len()],
             queues: vec![Vec::new(); level.points_of_interest.len()],
+            queue_lines: Vec::new(),
+            served: vec![0; level.points_of_interest.len()],
+            shows: Vec::new(),
+            show_names: Vec::new(),
+            shows_seen: Vec::new(),
+            agenda: Vec::new(),
+            controlled: None,
+            control_velocity: Vec2::ZERO,
+            controlled_speed: 0.0,
+            route_burst: 0,
             pending_dt: Vec::new(),
             steer_dt: Vec::new(),
             active: Vec::new(),
@@ -360,7 +412,10 @@ impl Crowd {
             corrections: Corrections::default(),
             steered_scratch: Vec::new(),
             level: level.clone(),
-        }
+        };
+        crowd.build_queue_lines();
+        crowd.rebuild_shows();
+        crowd
     }
 
     /// A crowd of `count` agents spawned from the level's zones, all at once. The plaza starts
@@ -526,6 +581,11 @@ impl Crowd {
         self.formation.truncate(n);
         self.trim_last_group(n);
         self.rng_state.truncate(n);
+        self.shows_seen.truncate(n);
+        self.agenda.truncate(n);
+        if self.controlled.is_some_and(|c| c >= n) {
+            self.controlled = None;
+        }
         self.pending_dt.truncate(n);
         self.steer_dt.truncate(n);
         self.active.truncate(n);
@@ -651,10 +711,13 @@ impl Crowd {
             self.formation.push(None);
         }
         self.rng_state.push(rng);
+        self.shows_seen.push(0);
+        self.agenda.push([story::Intent::Stroll; 2]);
         self.pending_dt.push(0.0);
         self.steer_dt.push(0.0);
         self.active.push(true);
         let i = self.len() - 1;
+        self.agenda[i] = [self.draw_intent(i), self.draw_intent(i)];
         self.choose_plan(i);
     }
 
@@ -775,8 +838,9 @@ impl Crowd {
     /// Runs up to `ROUTES_PER_STEP` waiting route searches, side by side on the pool's threads
     /// (each search only reads the grid; results are stored in request order).
     fn plan_routes(&mut self) {
-        let mut batch = Vec::with_capacity(ROUTES_PER_STEP);
-        while batch.len() < ROUTES_PER_STEP {
+        let limit = ROUTES_PER_STEP.max(std::mem::take(&mut self.route_burst));
+        let mut batch = Vec::with_capacity(limit);
+        while batch.len() < limit {
             let Some(i) = self.route_requests.pop_front() else {
                 break;
             };

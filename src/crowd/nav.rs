@@ -98,6 +98,46 @@ impl NavGrid {
             && self.clear_line(a - side, b - side)
     }
 
+    /// Which cells can be walked to from `from` (4-connected over unblocked cells; the start
+    /// cell counts even when it touches an obstacle's clearance).
+    pub fn reachable_from(&self, from: Vec2) -> Vec<bool> {
+        let mut seen = vec![false; self.cells()];
+        let (sx, sy) = self.cell_of(from);
+        let mut stack = vec![sy * self.cols + sx];
+        seen[sy * self.cols + sx] = true;
+        while let Some(c) = stack.pop() {
+            let (x, y) = (c % self.cols, c / self.cols);
+            let mut push = |n: usize| {
+                if !seen[n] && !self.blocked[n] {
+                    seen[n] = true;
+                    stack.push(n);
+                }
+            };
+            if x > 0 {
+                push(c - 1);
+            }
+            if x + 1 < self.cols {
+                push(c + 1);
+            }
+            if y > 0 {
+                push(c - self.cols);
+            }
+            if y + 1 < self.rows {
+                push(c + self.cols);
+            }
+        }
+        seen
+    }
+
+    /// Whether `p`'s cell is among `reachable` (from `reachable_from`), or next to one of
+    /// them: a goal may stand in an obstacle's routing clearance.
+    pub fn is_reached(&self, reachable: &[bool], p: Vec2) -> bool {
+        let (x, y) = self.cell_of(p);
+        let (x0, y0) = (x.saturating_sub(1), y.saturating_sub(1));
+        let (x1, y1) = ((x + 1).min(self.cols - 1), (y + 1).min(self.rows - 1));
+        (y0..=y1).any(|y| (x0..=x1).any(|x| reachable.get(y * self.cols + x) == Some(&true)))
+    }
+
     fn cell_of(&self, p: Vec2) -> (usize, usize) {
         let q = ((p - self.origin) / self.cell).floor();
         (

@@ -676,6 +676,11 @@ impl Game {
                 .map_or(glam::Vec2::ZERO, |h| h.controller.velocity),
             disturbance: self.pending_disturbance.take(),
             view,
+            hero_waving: self.hero.as_ref().is_some_and(|h| h.is_waving()),
+            hero_facing: self.hero.as_ref().map_or(glam::Vec2::Y, |h| {
+                let a = h.controller.heading;
+                glam::Vec2::new(-a.sin(), -a.cos())
+            }),
         };
         self.agents.step(dt, &inputs);
     }

@@ -301,7 +301,7 @@ impl Hero {
     /// A new level (hot reload): obstacles, bounds and speeds; the hero stays where it is
     /// unless that is now outside the plaza.
     pub fn set_level(&mut self, level: &Level) {
-        self.obstacles = ObstacleField::new(level, 2.0);
+        self.obstacles = ObstacleField::new(&crate::level::sandbox::world_level(level), 2.0);
         self.bounds = level.bounds;
         self.controller.walk_speed = level.hero.walk_speed;
         self.controller.run_speed = level.hero.run_speed;

@@ -7,6 +7,7 @@ pub mod check;
 mod hints;
 pub mod locate;
 pub mod paths;
+pub mod sandbox;
 pub mod schema;
 pub mod validate;
 pub use paths::{find_asset_root, Places};

@@ -31,6 +31,45 @@ pub struct Level {
     pub lighting: Lighting,
     #[serde(default)]
     pub camera: CameraStart,
+    /// Things the player placed with the build toolbar (or a designer wrote by hand): street
+    /// performers, food stands, benches, fences, ... (`level::sandbox` turns each into its
+    /// obstacles, points of interest and attraction).
+    #[serde(default)]
+    pub placed: Vec<Placed>,
+    /// True in `sandbox::world_level`'s result, whose obstacles and points of interest already
+    /// include the placed things'; never in a file.
+    #[serde(skip)]
+    pub placed_expanded: bool,
+}
+
+/// What the build toolbar places.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+pub enum ThingKind {
+    /// A person playing on a mat: draws rings of watchers.
+    Performer,
+    /// A stall serving a queue in front of its counter.
+    FoodStand,
+    /// Seats two, facing its front.
+    Bench,
+    /// A 3 m fence segment.
+    Fence,
+    Bollard,
+    Planter,
+    InformationBoard,
+    /// A low platform with a performer on its apron: a bigger draw than a street performer.
+    SmallStage,
+}
+
+/// One placed thing: where it stands and which way its front faces (degrees counter-clockwise
+/// seen from above; 0 faces +z).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Placed {
+    pub name: String,
+    pub kind: ThingKind,
+    pub at: Vec2,
+    #[serde(default)]
+    pub heading_deg: f32,
 }
 
 /// The walkable rectangle of the plaza (XZ). Agents never leave it.
@@ -84,10 +123,17 @@ pub enum ObstacleKind {
     LampPost,
     Building,
     Wall,
+    /// A performer's mat: flat, but nobody stands on it.
+    Mat,
+    Fence,
+    Bollard,
+    Planter,
+    InformationBoard,
+    Stage,
 }
 
 impl ObstacleKind {
-    pub const ALL: [ObstacleKind; 7] = [
+    pub const ALL: [ObstacleKind; 13] = [
         ObstacleKind::Fountain,
         ObstacleKind::Bench,
         ObstacleKind::Kiosk,
@@ -95,6 +141,12 @@ impl ObstacleKind {
         ObstacleKind::LampPost,
         ObstacleKind::Building,
         ObstacleKind::Wall,
+        ObstacleKind::Mat,
+        ObstacleKind::Fence,
+        ObstacleKind::Bollard,
+        ObstacleKind::Planter,
+        ObstacleKind::InformationBoard,
+        ObstacleKind::Stage,
     ];
 }
 
@@ -280,6 +332,42 @@ pub struct Behaviour {
     pub disturbance_radius: f32,
     /// Seconds until a scattered crowd calms down.
     pub calm_down_seconds: f32,
+    /// The share of passers-by who stop at a performer, against how many already watch.
+    pub show_stop: StopCurve,
+    /// Seconds a watcher stays before applauding and moving on.
+    pub show_watch_seconds: Range,
+    /// Seconds of applause before a watcher leaves.
+    pub applaud_seconds: f32,
+}
+
+/// The drawing power of a crowd (Milgram, Bickman & Berkowitz 1969: the share of passers-by who
+/// stop grows with the crowd already looking): `none + (many - none) * n / (n + half_at)` for
+/// `n` people already watching. The default gives 4 % with nobody watching and 40 % at 15, the
+/// shares of passers-by who stopped beside stimulus crowds of 1 and 15 in that study.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct StopCurve {
+    pub none: f32,
+    pub many: f32,
+    pub half_at: f32,
+}
+
+impl Default for StopCurve {
+    fn default() -> Self {
+        StopCurve {
+            none: 0.04,
+            many: 0.5,
+            half_at: 4.2,
+        }
+    }
+}
+
+impl StopCurve {
+    /// The chance a passer-by stops with `watching` people already there.
+    pub fn chance(&self, watching: u32) -> f32 {
+        let n = watching as f32;
+        (self.none + (self.many - self.none) * n / (n + self.half_at.max(1e-3))).clamp(0.0, 1.0)
+    }
 }
 
 impl Default for Behaviour {
@@ -305,6 +393,12 @@ impl Default for Behaviour {
             personal_space: 0.6,
             disturbance_radius: 12.0,
             calm_down_seconds: 6.0,
+            show_stop: StopCurve::default(),
+            show_watch_seconds: Range {
+                min: 20.0,
+                max: 60.0,
+            },
+            applaud_seconds: 3.0,
         }
     }
 }

@@ -463,6 +463,51 @@ impl Checker<'_> {
         }
     }
 
+    /// Placed things: named, finite, inside the bounds, and clear of the level's obstacles and
+    /// of each other (the build toolbar's own checks, for a file written by hand).
+    fn placed(&mut self, level: &Level) {
+        let b = &level.bounds;
+        self.unique("placed", level.placed.iter().map(|p| p.name.as_str()));
+        let world = crate::level::sandbox::world_level(&Level {
+            placed: Vec::new(),
+            ..level.clone()
+        });
+        let mut others = world.obstacles.clone();
+        for (i, p) in level.placed.iter().enumerate() {
+            let f = format!("placed[{i}]");
+            if !self.finite2(&format!("{f}.at"), p.at) || !self.finite(&format!("{f}.heading_deg"), p.heading_deg) {
+                continue;
+            }
+            if let Some(out) = p.extreme_points().into_iter().find(|q| !b.contains(*q)) {
+                self.fail(
+                    format!("{f}.at"),
+                    format!(
+                        "`{}` ({}) reaches {} outside the plaza bounds {} to {}",
+                        p.name,
+                        p.kind.label(),
+                        fmt2(out),
+                        fmt2(b.min),
+                        fmt2(b.max)
+                    ),
+                );
+                continue;
+            }
+            let own = p.obstacles();
+            if let Some(hit) = crate::level::sandbox::first_overlap(&own, &others) {
+                self.fail(
+                    format!("{f}.at"),
+                    format!(
+                        "`{}` ({}) overlaps `{}`; move it or turn it (heading_deg)",
+                        p.name,
+                        p.kind.label(),
+                        crate::level::sandbox::owner_name(&hit)
+                    ),
+                );
+            }
+            others.extend(own);
+        }
+    }
+
     /// Points of interest: inside the bounds and reachable, with room for someone.
     fn points_of_interest(&mut self, level: &Level) {
         let b = &level.bounds;
@@ -713,9 +758,25 @@ impl Checker<'_> {
             ("sit_seconds", &be.sit_seconds),
             ("watch_seconds", &be.watch_seconds),
             ("queue_service_seconds", &be.queue_service_seconds),
+            ("show_watch_seconds", &be.show_watch_seconds),
         ] {
             self.range(&format!("crowd.behaviour.{name}"), r, 0.0, 3600.0);
         }
+        for (name, v) in [("none", be.show_stop.none), ("many", be.show_stop.many)] {
+            self.in_range(&format!("crowd.behaviour.show_stop.{name}"), v, 0.0, 1.0);
+        }
+        self.in_range(
+            "crowd.behaviour.show_stop.half_at",
+            be.show_stop.half_at,
+            0.0,
+            10_000.0,
+        );
+        self.in_range(
+            "crowd.behaviour.applaud_seconds",
+            be.applaud_seconds,
+            0.0,
+            60.0,
+        );
         self.in_range(
             "crowd.behaviour.notice_hero_distance",
             be.notice_hero_distance,
@@ -906,6 +967,7 @@ pub fn validate_all(level: &Level, places: &Places) -> Vec<Finding> {
         return c.found;
     }
     c.obstacles(level);
+    c.placed(level);
     c.points_of_interest(level);
     c.paths(level);
     c.spawn_zones(level);

@@ -15,6 +15,12 @@ pub fn default_height(kind: ObstacleKind) -> f32 {
         ObstacleKind::LampPost => 4.5,
         ObstacleKind::Building => 14.0,
         ObstacleKind::Wall => 2.0,
+        ObstacleKind::Mat => 0.02,
+        ObstacleKind::Fence => 1.1,
+        ObstacleKind::Bollard => 0.9,
+        ObstacleKind::Planter => 0.8,
+        ObstacleKind::InformationBoard => 2.2,
+        ObstacleKind::Stage => 0.5,
     }
 }
 
@@ -120,6 +126,18 @@ pub fn add_obstacle(mesh: &mut ColoredMesh, o: &Obstacle) {
                 pick(&LEAVES, &o.name),
             );
         }
+        (ObstacleKind::Mat, shape) => {
+            let (center, half, _) = footprint(&shape);
+            let r = half.max_element() * std::f32::consts::SQRT_2;
+            mesh.add_cylinder(center, 0.0, h, r, r, 32, pick(&AWNINGS, &o.name) * 0.8);
+            mesh.add_cylinder(center, h, 0.005, r * 0.8, r * 0.8, 32, Vec3::new(0.8, 0.7, 0.45));
+        }
+        (ObstacleKind::Bollard, shape) => {
+            let (center, half, _) = footprint(&shape);
+            let r = half.max_element() * std::f32::consts::SQRT_2;
+            mesh.add_cylinder(center, 0.0, h, r, r * 0.85, 10, IRON);
+            mesh.add_cylinder(center, h * 0.8, 0.06, r * 1.02, r * 1.02, 10, LAMP_GLOW * 0.7);
+        }
         (ObstacleKind::LampPost, shape) => {
             let (center, _, _) = footprint(&shape);
             mesh.add_cylinder(center, 0.0, 0.4, 0.18, 0.12, 8, IRON);
@@ -138,6 +156,33 @@ pub fn add_obstacle(mesh: &mut ColoredMesh, o: &Obstacle) {
                 ObstacleKind::Bench => add_bench(mesh, center, half, yaw, h),
                 ObstacleKind::Kiosk => add_kiosk(mesh, &o.name, center, half, yaw, h),
                 ObstacleKind::Building => add_building(mesh, &o.name, center, half, yaw, h),
+                ObstacleKind::Fence => add_fence(mesh, center, half, yaw, h),
+                ObstacleKind::Planter => {
+                    mesh.add_box(center, half, yaw, 0.0, h, DARK_STONE);
+                    mesh.add_box(center, half * 0.85, yaw, h, 0.12, BARK);
+                    mesh.add_sphere(
+                        Vec3::new(center.x, h + 0.35, center.y),
+                        Vec3::new(half.x * 0.8, 0.45, half.y * 0.8),
+                        6,
+                        10,
+                        pick(&LEAVES, &o.name),
+                    );
+                }
+                ObstacleKind::InformationBoard => {
+                    for sx in [-1.0, 1.0] {
+                        let post = local(center, yaw, Vec2::new(sx * (half.x - 0.05), 0.0));
+                        mesh.add_box(post, Vec2::splat(0.04), yaw, 0.0, h, IRON);
+                    }
+                    mesh.add_box(center, Vec2::new(half.x, 0.04), yaw, h * 0.45, h * 0.5, Vec3::new(0.1, 0.3, 0.55));
+                    let face = local(center, yaw, Vec2::new(0.0, 0.05));
+                    mesh.add_box(face, Vec2::new(half.x * 0.85, 0.005), yaw, h * 0.5, h * 0.4, Vec3::new(0.9, 0.88, 0.8));
+                }
+                ObstacleKind::Stage => {
+                    mesh.add_box(center, half, yaw, 0.0, h, WOOD);
+                    mesh.add_box(center, half * 0.97, yaw, h, 0.02, WOOD * 1.4);
+                    let back = local(center, yaw, Vec2::new(0.0, -half.y + 0.05));
+                    mesh.add_box(back, Vec2::new(half.x, 0.05), yaw, h, 2.2, pick(&AWNINGS, &o.name));
+                }
                 ObstacleKind::Fountain => {
                     // A square basin.
                     mesh.add_box(center, half, yaw, 0.0, h, STONE);
@@ -179,6 +224,18 @@ fn add_bench(mesh: &mut ColoredMesh, center: Vec2, half: Vec2, yaw: f32, h: f32)
             seat_y - 0.06,
             IRON,
         );
+    }
+}
+
+fn add_fence(mesh: &mut ColoredMesh, center: Vec2, half: Vec2, yaw: f32, h: f32) {
+    let posts = (half.x * 2.0 / 1.0).ceil().max(1.0) as u32;
+    for k in 0..=posts {
+        let x = -half.x + 2.0 * half.x * k as f32 / posts as f32;
+        let post = local(center, yaw, Vec2::new(x, 0.0));
+        mesh.add_box(post, Vec2::new(0.04, 0.04), yaw, 0.0, h, IRON);
+    }
+    for y in [0.35, 0.95] {
+        mesh.add_box(center, Vec2::new(half.x, half.y * 0.6), yaw, h * y - 0.04, 0.08, Vec3::new(0.75, 0.2, 0.12));
     }
 }
 
@@ -234,7 +291,7 @@ fn add_building(mesh: &mut ColoredMesh, name: &str, center: Vec2, half: Vec2, ya
 /// Everything static in a level (not the ground, which the renderer patterns itself).
 pub fn build_static_mesh(level: &Level) -> ColoredMesh {
     let mut mesh = ColoredMesh::default();
-    for o in &level.obstacles {
+    for o in &crate::level::sandbox::world_level(level).obstacles {
         add_obstacle(&mut mesh, o);
     }
     mesh

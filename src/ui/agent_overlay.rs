@@ -58,6 +58,10 @@ fn state_color(s: AgentState) -> Color {
         AgentState::Queuing => Color::new(1.0, 0.6, 0.2, 1.0),
         AgentState::Scattering => Color::new(1.0, 0.3, 0.3, 1.0),
         AgentState::Idle => Color::new(0.7, 0.7, 0.7, 1.0),
+        AgentState::Watching => Color::new(0.75, 0.5, 1.0, 1.0),
+        AgentState::Applauding => Color::new(1.0, 0.5, 0.9, 1.0),
+        AgentState::Performing => Color::new(1.0, 0.95, 0.5, 1.0),
+        AgentState::Controlled => Color::new(0.3, 1.0, 0.4, 1.0),
     }
 }
 
