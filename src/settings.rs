@@ -165,6 +165,8 @@ pub enum Panel {
     LevelOverlay,
     /// Dragging the level's elements with the mouse.
     EditMode,
+    /// The build toolbar: placing things on the ground.
+    Build,
 }
 
 /// Which panels and overlays are open.
@@ -195,6 +197,11 @@ pub struct Panels {
     /// Ctrl+S writes the moved numbers into the level file.
     #[arg(long = "edit")]
     pub edit_mode: bool,
+    /// Open the build toolbar (B) at start: place performers, food stands, benches, fences,
+    /// bollards, planters, information boards and small stages; Ctrl+S saves them into the
+    /// level file.
+    #[arg(long = "build")]
+    pub build: bool,
     /// Start with the heat map (F2) showing `density` (people per m²) or `speed` (mean m/s).
     #[arg(long = "heat-map", value_name = "VIEW", default_value = "off", value_parser = parse_heat_view)]
     pub heat_map: HeatView,
@@ -221,6 +228,7 @@ impl Panels {
             Panel::HeroExpressions => &mut self.hero_expressions,
             Panel::LevelOverlay => &mut self.level_overlay,
             Panel::EditMode => &mut self.edit_mode,
+            Panel::Build => &mut self.build,
         }
     }
 }

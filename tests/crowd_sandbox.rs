@@ -129,3 +129,52 @@ fn a_performer_draws_a_ring_that_faces_it_and_leaves_a_walkway() {
         assert!(crossers.len() >= 3, "people cross the walkway: {}", crossers.len());
     }
 }
+
+#[test]
+fn a_thing_placed_in_the_running_game_keeps_everyone_off_it() {
+    use throng::game::{FrameInput, Game, GameOptions};
+    let level = plaza();
+    let options = GameOptions {
+        crowd: Some(2_000),
+        seed: None,
+    };
+    let mut game = Game::new(level, options);
+    let at = Vec2::new(-12.0, 14.0);
+    game.set_placed(vec![thing("busker", ThingKind::Performer, at, 30.0)]);
+    for frame in 0..600 {
+        game.frame(1.0 / 60.0, &FrameInput::default());
+        let inside = (0..game.agents.len())
+            .filter(|&i| game.agents.pos[i].distance(at) < 1.2)
+            .count();
+        assert_eq!(inside, 0, "frame {frame}: {inside} on the mat");
+    }
+}
+
+#[test]
+#[ignore]
+fn probe_poi_crowding() {
+    let level = plaza();
+    let mut c = Crowd::from_level(&level, 2_000, 1);
+    run(&mut c, 300.0, |_| {});
+    for (k, p) in c.level().points_of_interest.iter().enumerate() {
+        let near = (0..c.len()).filter(|&i| c.pos[i].distance(p.position) < p.radius + 3.0).count();
+        let holding = (0..c.len()).filter(|&i| c.plan[i] == Plan::Poi(k as u32)).count();
+        say(&format!("{}: {near} near, {holding} holding, occupancy {} of {}", p.name, c.poi_occupancy()[k], p.capacity));
+    }
+    let mut states = std::collections::BTreeMap::new();
+    for i in 0..c.len() { *states.entry(c.state[i].label()).or_insert(0) += 1; }
+    say(&format!("{states:?}"));
+}
+
+#[test]
+#[ignore]
+fn probe_one_walker() {
+    let level = plaza();
+    let mut c = Crowd::from_level(&level, 2_000, 1);
+    run(&mut c, 100.0, |_| {});
+    let i = (0..c.len()).find(|&i| c.state[i] == AgentState::Walking && c.plan[i] == Plan::Wander).unwrap_or(0);
+    for s in 0..20 {
+        say(&format!("t{s}: pos {:?} goal {:?} vel {:?} route {:?} state {:?} plan {:?}", c.pos[i], c.goal[i], c.vel[i], c.route[i], c.state[i], c.plan[i]));
+        run(&mut c, 1.0, |_| {});
+    }
+}

@@ -39,7 +39,9 @@ pub struct InputReader {
 const DOUBLE_CLICK_SECONDS: f32 = 0.35;
 const DOUBLE_CLICK_PIXELS: f32 = 6.0;
 
-const INTENT_KEYS: [(KeyCode, Intent); 24] = [
+const INTENT_KEYS: [(KeyCode, Intent); 26] = [
+    (KeyCode::B, Intent::TogglePanel(Panel::Build)),
+    (KeyCode::T, Intent::Game(Action::ToggleControl)),
     (KeyCode::Space, Intent::Game(Action::TogglePause)),
     (KeyCode::P, Intent::Game(Action::TogglePause)),
     (KeyCode::N, Intent::Game(Action::SingleStep)),
@@ -149,6 +151,11 @@ impl InputReader {
         is_key_down(KeyCode::LeftControl)
             || is_key_down(KeyCode::RightControl)
             || self.script_keys().any(|k| k.ctrl)
+    }
+
+    /// This frame's key presses, in order.
+    pub fn key_presses(&self) -> &[super::input_events::KeyPress] {
+        &self.presses.keys
     }
 
     /// Edit mode's commands this frame, in the order their keys came (see `edit_command`).

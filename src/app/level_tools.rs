@@ -170,6 +170,13 @@ impl LevelTools {
         }
     }
 
+    /// A placed thing changed in the build toolbar: `before` is one undo step.
+    pub fn record_placement(&mut self, before: Level) {
+        if let Some(e) = &mut self.editor {
+            e.record(before);
+        }
+    }
+
     /// The edit-mode line of the HUD.
     pub fn hud_line(&self, game: &Game, panels: &Panels) -> Option<String> {
         if !panels.edit_mode {

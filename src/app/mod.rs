@@ -3,6 +3,7 @@
 //! and the panels drawn over it answer with intents applied in one place (`settings::apply`).
 
 pub mod bench;
+mod build_tool;
 mod hero;
 mod input;
 mod input_events;
@@ -85,6 +86,8 @@ pub async fn run(setup: PlaySetup, outcome: Arc<Mutex<PlayOutcome>>) {
 /// Everything one play session holds on the window side.
 struct Session {
     game: Game,
+    /// The build toolbar's held thing and the click that selects a person.
+    build: build_tool::BuildTool,
     settings: Settings,
     watcher: LevelWatcher,
     renderer: Renderer,
@@ -183,6 +186,7 @@ impl Session {
             settings.view.adaptive_quality,
         );
         Ok(Session {
+            build: build_tool::BuildTool::default(),
             tools,
             quality,
             perf_panel: PerfPanel::default(),
@@ -243,14 +247,24 @@ impl Session {
             };
             self.note(note, FEEDBACK_NOTE);
         }
-        if self.settings.panels.edit_mode {
+        let panels = self.settings.panels;
+        if panels.edit_mode || panels.build {
             for command in self.reader.edit_commands() {
+                // R turns the held thing in build mode, a box in edit mode.
+                if !panels.edit_mode && matches!(command, crate::level_edit::EditCommand::Rotate(_)) {
+                    continue;
+                }
                 let note = self
                     .tools
                     .command(command, &mut self.game, &mut self.watcher);
                 self.note(note, EDIT_NOTE);
             }
         }
+        // A click on someone selects them (their card); on nobody, closes the card.
+        let view_proj = self.game.camera.view_projection(screen.aspect);
+        let size = glam::Vec2::new(screen.size.0, screen.size.1);
+        self.build
+            .pick_person(&mut self.game, &routed.world, &view_proj, size);
         // Ctrl+click: the hero looks at that ground point.
         if let Some(ndc) = self.reader.look_click(&routed.world, screen.size) {
             let view_proj = self.game.camera.view_projection(screen.aspect);
@@ -451,6 +465,34 @@ impl Session {
         if let Some(text) = refused {
             self.note(text, EDIT_NOTE);
         }
+        let view_proj = self
+            .game
+            .camera
+            .view_projection(ui.size.x / ui.size.y.max(1.0));
+        if panels.build {
+            let frame = build_tool::BuildFrame {
+                pointer,
+                screen: ui.size,
+                keys: self.reader.key_presses(),
+                view_proj,
+            };
+            if let Some(text) = self
+                .build
+                .frame(&mut self.game, &mut self.tools, &frame, &mut covered)
+            {
+                self.note(text, EDIT_NOTE);
+            }
+        } else if self.build.holds() {
+            self.build.close(&mut self.game);
+        }
+        if panels.level_overlay {
+            crate::ui::show_overlay::draw(&self.game.agents, &view_proj, ui.size, &self.panel_rects);
+        }
+        if let Some(i) = self.game.selected_person() {
+            let (at, _) = self.game.agents.drawn_at(i);
+            let controlled = self.game.agents.controlled() == Some(i);
+            crate::ui::person_card::draw_selection_ring(&view_proj, ui.size, at, controlled);
+        }
         let game = &self.game;
         if let Some(h) = &game.hero {
             if let crate::hero::look_at::LookTarget::ClickedPoint(p) = h.look.target {
@@ -527,6 +569,15 @@ impl Session {
         }
         self.hero_view
             .draw_ui(game, &panels, pointer, &mut intents, &mut covered);
+        if let Some(story) = game.selected_person().and_then(|i| game.agents.story(i)) {
+            let i = game.selected_person();
+            let lines = crate::ui::person_card::card_lines(
+                &story,
+                game.followed_person() == i,
+                game.agents.controlled() == i,
+            );
+            covered.push(crate::ui::person_card::draw_card(&lines, ui.size, 10.0));
+        }
         let alerts = hud::draw_alerts(game, &hud_info);
         // Last, so no panel hides the tooltip.
         self.tools.draw_tooltip(ui.size);

@@ -1,5 +1,6 @@
 //! The game state and its fixed-step update: plain data, driven by input, never by the window.
 pub mod clock;
+pub mod sandbox;
 pub mod speed;
 
 use crate::crowd::{Crowd, StepInputs};
@@ -44,6 +45,8 @@ pub enum Action {
     ToggleFollow,
     /// The hero waves.
     HeroWave,
+    /// Take control of the selected person, or let the controlled one go (T).
+    ToggleControl,
 }
 
 /// What the game animates through the tween scheduler.
@@ -135,6 +138,10 @@ pub struct Game {
     /// Simulation level of detail: people the camera cannot see are steered every 4th step.
     /// None steers everyone every step.
     pub sim_view_policy: Option<SimViewPolicy>,
+    /// The person the story card shows, and the one the follow camera follows instead of
+    /// the hero.
+    selected: Option<usize>,
+    followed: Option<usize>,
 }
 
 impl Game {
@@ -180,6 +187,8 @@ impl Game {
                 aspect: 16.0 / 9.0,
                 far: lod_far,
             }),
+            selected: None,
+            followed: None,
         };
         let o = game.camera.orbit;
         // Registering fresh keys cannot fail; a failure would only mean no glides.
@@ -358,6 +367,8 @@ impl Game {
         let seed = self.options.seed.unwrap_or(self.level.crowd.seed);
         self.leaving = None;
         self.agents = Crowd::from_level(&self.level, self.crowd_count(), seed);
+        self.selected = None;
+        self.followed = None;
         self.appear_until = vec![0.0; self.crowd_count()];
         self.scenery_version += 1;
         self.crowd_steps_since = 0;
@@ -387,6 +398,12 @@ impl Game {
     /// player put it); a bad one keeps the last good level and shows the error until fixed.
     pub fn apply_reload(&mut self, result: Result<Level, LevelError>) {
         match result {
+            Ok(level) if sandbox::differs_only_in_placed(&self.level, &level) => {
+                // Placed things join the running crowd: nobody restarts.
+                self.reload_error = None;
+                self.reload_count += 1;
+                self.set_placed(level.placed);
+            }
             Ok(level) => {
                 if let Some(h) = &mut self.hero {
                     h.set_level(&level);
@@ -464,7 +481,14 @@ impl Game {
                     ));
                     self.pending_disturbance = Some(glam::Vec2::new(focus.x, focus.z));
                 }
+                Action::ToggleFollow if self.selected_person().is_some() => {
+                    if let Some(i) = self.selected_person() {
+                        self.toggle_follow_person(i);
+                    }
+                }
+                Action::ToggleControl => self.toggle_control(),
                 Action::ToggleFollow => {
+                    self.followed = None;
                     if let Some(h) = &self.hero {
                         // A new follow view starts where it is clear, not eased from the last.
                         self.follow_clearance = Default::default();
@@ -495,6 +519,13 @@ impl Game {
         } else {
             Default::default()
         };
+        let intent = self.hero_intent;
+        if self.steer_controlled_person(intent.direction, intent.run)
+            || self.followed_person().is_some()
+        {
+            // The keys steer the person the camera follows (or nobody), not the hero.
+            self.hero_intent = Default::default();
+        }
         if let (Some((centre, radius, run)), Some(h), true) = (
             self.hero_autopilot,
             &self.hero,
@@ -547,6 +578,7 @@ impl Game {
         let mut hero_dt = steps.steps as f32 * self.clock.step_seconds();
         hero_dt += self.step_hero_alone(self.clock.frame_dropped_seconds() as f32);
         self.hero_seconds += f64::from(hero_dt);
+        let followed = self.followed_person();
         if let Some(h) = &mut self.hero {
             h.look.inputs = crate::hero::look_at::LookInputs {
                 camera_eye: Some(self.camera.eye()),
@@ -557,7 +589,12 @@ impl Game {
                 ),
             };
             h.update(hero_dt);
-            self.camera.follow_target(h.focus_point(), wall_dt);
+            if followed.is_none() {
+                self.camera.follow_target(h.focus_point(), wall_dt);
+            }
+        }
+        if let Some(i) = self.followed_person() {
+            self.camera.follow_target(self.person_focus(i), wall_dt);
         }
         self.turn_heads(hero_dt);
         if self.camera.mode == crate::level::CameraMode::Follow {

@@ -43,6 +43,8 @@ pub const HELP: &[&str] = &[
     "L the hero's look target: auto, camera, waving person, clicked point, off   Ctrl+click the ground: she looks there",
     "F8 level overlay (hover: name, kind, file:line:col)   F2 heat map: density, speed, off",
     "F9 edit mode: drag handles, R turn a box, Ctrl+Z/Ctrl+Y undo/redo, Ctrl+S save into the file",
+    "B build: 1-8 pick a thing, click the ground to place, R/wheel turn, click a placed thing to move it, right-click/Del remove",
+    "Click a person: their story card   F follow them   T take control (WASD, Shift run; T again lets go)",
     "Edit the level file while playing: changes apply within a second.",
 ];
 

@@ -37,6 +37,8 @@ pub struct LayoutLog {
 /// tooltip showing through), which is a problem like any overlap. Kept short on purpose.
 const MAY_OVERLAP: &[&str] = &[
     "tooltip",
+    "build ghost",
+    "person card",
     "help",
     "notice",
     "level error",

@@ -1,6 +1,7 @@
 //! Panels and overlays drawn with macroquad's 2D shapes. Each keeps its math in pure, tested
 //! functions and does the drawing in a thin layer on top.
 pub mod agent_overlay;
+pub mod build_bar;
 pub mod cull_view_overlay;
 pub mod curve_preview;
 pub mod glide_editor;
@@ -11,6 +12,8 @@ pub mod layout_log;
 pub mod level_overlay;
 pub mod look_marker;
 pub mod perf_panel;
+pub mod person_card;
 pub mod pointer;
 pub mod scale;
+pub mod show_overlay;
 pub mod widgets;

@@ -12,4 +12,5 @@ pub mod lod;
 pub mod lod_fade;
 pub mod look_pack;
 pub mod markers;
+pub mod pick;
 pub mod render_world;

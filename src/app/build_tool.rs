@@ -1,0 +1,263 @@
+//! The build toolbar's hands in the play window: which thing is held and how it is turned,
+//! the ghost under the pointer checked with `crowd::placing::check_fit`, placing, picking up,
+//! turning and removing placed things (each change one undo step on the level editor's
+//! stack), and picking people with a click (the story card's selection).
+
+use glam::{Mat4, Vec2};
+use macroquad::prelude::KeyCode;
+
+use super::input_events::KeyPress;
+use super::level_tools::LevelTools;
+use crate::crowd::placing::{check_fit, Misfit};
+use crate::game::Game;
+use crate::level::{Level, Placed, ThingKind};
+use crate::ui::build_bar;
+use crate::ui::pointer::{Pointer, Rect};
+use crate::view::camera::ground_point;
+
+/// Degrees one press of R (or one wheel notch) turns the held thing.
+pub const TURN_STEP_DEG: f32 = 15.0;
+/// Placed things snap to this grid (m), so a row of fences lines up.
+const SNAP: f32 = 0.25;
+/// A press and release this close (pixels) is a click, not a drag.
+const CLICK_SLOP: f32 = 5.0;
+
+#[derive(Default)]
+pub struct BuildTool {
+    /// The kind held (the ghost), if any.
+    held: Option<ThingKind>,
+    heading_deg: f32,
+    /// A placed thing picked up to move: its old entry (put back on cancel).
+    carrying: Option<Placed>,
+    /// Where a world press started (for a click that selects a person).
+    press_at: Option<Vec2>,
+}
+
+/// The frame's share of what the tool needs.
+pub struct BuildFrame<'a> {
+    pub pointer: Pointer,
+    pub screen: Vec2,
+    pub keys: &'a [KeyPress],
+    pub view_proj: Mat4,
+}
+
+/// Digits 1–8 pick a kind.
+const KIND_KEYS: [KeyCode; 8] = [
+    KeyCode::Key1,
+    KeyCode::Key2,
+    KeyCode::Key3,
+    KeyCode::Key4,
+    KeyCode::Key5,
+    KeyCode::Key6,
+    KeyCode::Key7,
+    KeyCode::Key8,
+];
+
+fn snap(v: f32) -> f32 {
+    (v / SNAP).round() * SNAP
+}
+
+/// The first free name `kind_N` in the level's placed things.
+fn fresh_name(level: &Level, kind: ThingKind) -> String {
+    let base = kind.label().replace(' ', "_");
+    (1..)
+        .map(|n| format!("{base}_{n}"))
+        .find(|name| level.placed.iter().all(|p| &p.name != name))
+        .unwrap_or(base)
+}
+
+/// The placed thing whose footprint is under `ground`.
+fn placed_at(level: &Level, ground: Vec2) -> Option<usize> {
+    level.placed.iter().position(|p| {
+        p.obstacles()
+            .iter()
+            .any(|o| o.shape.signed_distance(ground).0 < 0.3)
+    })
+}
+
+impl BuildTool {
+    /// Whether the tool wants the whole mouse (a thing is held).
+    pub fn holds(&self) -> bool {
+        self.held.is_some()
+    }
+
+    /// The build mode closed: whatever was held is dropped (a carried thing stays where it was).
+    pub fn close(&mut self, game: &mut Game) {
+        self.cancel(game);
+    }
+
+    fn cancel(&mut self, game: &mut Game) {
+        if let Some(back) = self.carrying.take() {
+            let mut placed = game.level().placed.clone();
+            placed.push(back);
+            game.set_placed(placed);
+        }
+        self.held = None;
+    }
+
+    /// One frame of build mode: the toolbar, keys, the ghost or the hovered thing, and what a
+    /// click does. Pushes the rectangles that take the mouse to `covered`; returns a note.
+    pub fn frame(
+        &mut self,
+        game: &mut Game,
+        tools: &mut LevelTools,
+        f: &BuildFrame,
+        covered: &mut Vec<Rect>,
+    ) -> Option<String> {
+        let mut note = None;
+        let (clicked, bar) = build_bar::draw_bar(f.screen, self.held, &f.pointer);
+        covered.push(bar);
+        for key in f.keys.iter().filter(|k| !k.mods.ctrl) {
+            if let Some(k) = KIND_KEYS.iter().position(|c| *c == key.code) {
+                self.take(game, ThingKind::ALL[k]);
+            } else if key.code == KeyCode::R && self.held.is_some() {
+                let step = if key.mods.shift { -TURN_STEP_DEG } else { TURN_STEP_DEG };
+                self.heading_deg = (self.heading_deg + step).rem_euclid(360.0);
+            }
+        }
+        if let Some(kind) = clicked {
+            self.take(game, kind);
+            return None;
+        }
+        let over_bar = bar.contains(f.pointer.pos.x, f.pointer.pos.y);
+        let ground = ground_at(&f.view_proj, f.pointer.pos, f.screen);
+        if let Some(kind) = self.held {
+            // The held thing takes the whole mouse: clicks place it, the wheel turns it.
+            covered.push(Rect {
+                x: 0.0,
+                y: 0.0,
+                w: f.screen.x,
+                h: f.screen.y,
+            });
+            self.heading_deg = (self.heading_deg + f.pointer.wheel * TURN_STEP_DEG).rem_euclid(360.0);
+            if f.pointer.pressed.right {
+                self.cancel(game);
+                return Some("put down nothing (right-click)".into());
+            }
+            let (Some(g), false) = (ground, over_bar) else {
+                return None;
+            };
+            let thing = Placed {
+                name: self
+                    .carrying
+                    .as_ref()
+                    .map_or_else(|| fresh_name(game.level(), kind), |c| c.name.clone()),
+                kind,
+                at: Vec2::new(snap(g.x), snap(g.y)),
+                heading_deg: self.heading_deg,
+            };
+            let fit = check_fit(game.level(), &thing);
+            let audience = thing
+                .attraction()
+                .map(|a| (a.centre, a.radius + 0.8 + crate::crowd::shows::RING_SPACING * 4.0));
+            let why = fit.as_ref().err().map(Misfit::to_string);
+            build_bar::draw_ghost(
+                &f.view_proj,
+                f.screen,
+                &thing.obstacles(),
+                audience,
+                why.as_deref(),
+                f.pointer.pos,
+                kind.label(),
+            );
+            if f.pointer.pressed.left {
+                note = Some(match fit {
+                    Ok(()) => self.put_down(game, tools, thing),
+                    Err(why) => format!("the {} cannot go there: {why}", kind.label()),
+                });
+            }
+            return note;
+        }
+        // Nothing held: a placed thing under the pointer can be picked up or removed.
+        let hovered = ground.filter(|_| !over_bar).and_then(|g| placed_at(game.level(), g));
+        if let Some(k) = hovered {
+            build_bar::draw_hovered(&f.view_proj, f.screen, &game.level().placed[k].obstacles());
+            let remove = f.pointer.pressed.right
+                || f.keys.iter().any(|key| key.code == KeyCode::Delete);
+            if remove {
+                let before = game.level().clone();
+                let mut placed = before.placed.clone();
+                let gone = placed.remove(k);
+                tools.record_placement(before);
+                game.set_placed(placed);
+                return Some(format!(
+                    "removed {} ({}): unsaved until Ctrl+S (Ctrl+Z undoes)",
+                    gone.name,
+                    gone.kind.label()
+                ));
+            }
+            if f.pointer.pressed.left {
+                let mut placed = game.level().placed.clone();
+                let picked = placed.remove(k);
+                self.held = Some(picked.kind);
+                self.heading_deg = picked.heading_deg;
+                note = Some(format!("moving {}: click to put it down, right-click to cancel", picked.name));
+                self.carrying = Some(picked);
+                game.set_placed(placed);
+                // Takes the mouse from the next frame on, before the camera starts a drag.
+                covered.push(Rect {
+                    x: 0.0,
+                    y: 0.0,
+                    w: f.screen.x,
+                    h: f.screen.y,
+                });
+            }
+        }
+        note
+    }
+
+    fn take(&mut self, game: &mut Game, kind: ThingKind) {
+        if self.carrying.is_some() {
+            self.cancel(game);
+        }
+        self.held = Some(kind);
+    }
+
+    /// Places `thing` (new or carried) as one undo step.
+    fn put_down(&mut self, game: &mut Game, tools: &mut LevelTools, thing: Placed) -> String {
+        let mut before = game.level().clone();
+        let verb = match self.carrying.take() {
+            Some(old) => {
+                // The undo step goes back to where it was picked up from.
+                before.placed.push(old);
+                self.held = None;
+                "moved"
+            }
+            None => "placed",
+        };
+        let mut placed = game.level().placed.clone();
+        let (name, label) = (thing.name.clone(), thing.kind.label());
+        placed.push(thing);
+        tools.record_placement(before);
+        game.set_placed(placed);
+        format!("{verb} {name} ({label}): unsaved until Ctrl+S (Ctrl+Z undoes)")
+    }
+
+    /// A click on the world (press and release in place) selects the person under it, or
+    /// nobody; `world` is the camera's share of the mouse.
+    pub fn pick_person(&mut self, game: &mut Game, world: &Pointer, view_proj: &Mat4, screen: Vec2) {
+        if world.pressed.left {
+            self.press_at = Some(world.pos);
+            return;
+        }
+        if world.down.left {
+            return;
+        }
+        let Some(at) = self.press_at.take() else {
+            return;
+        };
+        if at.distance(world.pos) > CLICK_SLOP {
+            return;
+        }
+        let ndc = Vec2::new(at.x / screen.x * 2.0 - 1.0, 1.0 - at.y / screen.y * 2.0);
+        let (positions, _) = game.agents.drawn_poses();
+        let picked = crate::view::pick::pick_person(view_proj, ndc, positions);
+        game.select_person(picked);
+    }
+}
+
+/// The pointer's point on the ground (x, z).
+fn ground_at(view_proj: &Mat4, pos: Vec2, screen: Vec2) -> Option<Vec2> {
+    let ndc = Vec2::new(pos.x / screen.x * 2.0 - 1.0, 1.0 - pos.y / screen.y * 2.0);
+    ground_point(view_proj, ndc).map(|p| Vec2::new(p.x, p.z))
+}
