@@ -58,6 +58,17 @@ const LETTERS: [KeyCode; 26] = [
     KeyCode::Y,
     KeyCode::Z,
 ];
+/// The build toolbar's kinds: 1 to 8.
+const DIGITS: [KeyCode; 8] = [
+    KeyCode::Key1,
+    KeyCode::Key2,
+    KeyCode::Key3,
+    KeyCode::Key4,
+    KeyCode::Key5,
+    KeyCode::Key6,
+    KeyCode::Key7,
+    KeyCode::Key8,
+];
 const FUNCTION_KEYS: [KeyCode; 12] = [
     KeyCode::F1,
     KeyCode::F2,
@@ -75,7 +86,7 @@ const FUNCTION_KEYS: [KeyCode; 12] = [
 
 fn key(word: Option<&str>, command: &str) -> Result<ScriptKey, String> {
     let bad =
-        || format!("\"{command}\": the key must be a to z or f1 to f12, after ctrl+ or shift+");
+        || format!("\"{command}\": the key must be a to z, 1 to 8, delete or f1 to f12, after ctrl+ or shift+");
     let mut rest = word.ok_or_else(bad)?;
     let (mut ctrl, mut shift) = (false, false);
     loop {
@@ -89,6 +100,8 @@ fn key(word: Option<&str>, command: &str) -> Result<ScriptKey, String> {
     }
     let letter = match rest.as_bytes() {
         [c @ b'a'..=b'z'] => Some(LETTERS[usize::from(c - b'a')]),
+        [c @ b'1'..=b'8'] => Some(DIGITS[usize::from(c - b'1')]),
+        b"delete" => Some(KeyCode::Delete),
         _ => None,
     };
     let function = rest
@@ -340,8 +353,8 @@ mod tests {
             ("0 move 1 2", "\"0 move 1 2\": the frame must be N or N-M"),
             ("5-3 move 1 2 3 4", "the frame must be N or N-M"),
             ("1 jump", "the command must be move, down, up, wheel or key"),
-            ("1 key ctrl+", "the key must be a to z or f1 to f12"),
-            ("1 key f13", "the key must be a to z or f1 to f12"),
+            ("1 key ctrl+", "the key must be a to z, 1 to 8, delete or f1 to f12"),
+            ("1 key f13", "the key must be a to z, 1 to 8, delete or f1 to f12"),
             ("1 move 1", "the position y is missing"),
             ("1 move 1 x", "the position y must be a number, not \"x\""),
             ("1 down thumb", "the button must be left, right or middle"),

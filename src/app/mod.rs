@@ -644,6 +644,7 @@ impl Session {
                 settled_after_s: self.quality.settled_after_s(),
                 changes: self.quality.changes(),
             },
+            sandbox: SandboxReport::of(&self.game),
         }
     }
 
@@ -857,6 +858,68 @@ struct FrameReport {
     window: (f32, f32),
     clock: ClockReport,
     quality: QualityReport,
+    sandbox: SandboxReport,
+}
+
+/// The sandbox as the last frame left it: what is placed, each show's audience, each queue,
+/// and the selected person's story.
+#[derive(serde::Serialize)]
+struct SandboxReport {
+    /// Placed things: (name, kind, x, z, heading degrees).
+    placed: Vec<(String, String, f32, f32, f32)>,
+    /// Shows: (name, on, watching, coming, applauded).
+    shows: Vec<(String, bool, u32, u32, u32)>,
+    /// Queues: (point of interest, people in line, served).
+    queues: Vec<(String, usize, u32)>,
+    /// The selected person's card lines (empty: nobody selected).
+    card: Vec<String>,
+    controlled: Option<usize>,
+    followed: Option<usize>,
+}
+
+impl SandboxReport {
+    fn of(game: &Game) -> SandboxReport {
+        let a = &game.agents;
+        let pois = &a.level().points_of_interest;
+        SandboxReport {
+            placed: game
+                .level()
+                .placed
+                .iter()
+                .map(|p| (p.name.clone(), p.kind.key().to_string(), p.at.x, p.at.y, p.heading_deg))
+                .collect(),
+            shows: a
+                .shows()
+                .iter()
+                .map(|s| (s.name.clone(), s.on, s.watching, s.coming, s.applauded))
+                .collect(),
+            queues: a
+                .queue_lines()
+                .iter()
+                .enumerate()
+                .filter(|(_, line)| !line.is_empty())
+                .map(|(k, _)| {
+                    let waiting = a.queues().get(k).map_or(0, Vec::len);
+                    let served = a.served().get(k).copied().unwrap_or(0);
+                    (pois[k].name.clone(), waiting, served)
+                })
+                .collect(),
+            card: game
+                .selected_person()
+                .and_then(|i| a.story(i))
+                .map(|story| {
+                    let i = game.selected_person();
+                    crate::ui::person_card::card_lines(
+                        &story,
+                        game.followed_person() == i,
+                        a.controlled() == i,
+                    )
+                })
+                .unwrap_or_default(),
+            controlled: a.controlled(),
+            followed: game.followed_person(),
+        }
+    }
 }
 
 /// The world clock against the wall clock since start (running frames only).

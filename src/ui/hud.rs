@@ -168,10 +168,14 @@ const RIGHT_COLUMN: f32 = 360.0;
 pub fn draw(game: &Game, info: &HudInfo) -> (Vec<String>, Vec<Rect>) {
     LAST_BOXES.with(|b| b.borrow_mut().clear());
     let clock = &game.clock;
-    let mode = match game.camera.mode {
-        CameraMode::Fly => "fly",
-        CameraMode::Follow => "follow hero",
-        _ => "orbit",
+    let followed = game
+        .followed_person()
+        .map(|i| crate::crowd::story::person_name(game.agents_seed(), i));
+    let mode = match (game.camera.mode, &followed) {
+        (CameraMode::Fly, _) => "fly".to_string(),
+        (CameraMode::Follow, Some(name)) => format!("follow {name}"),
+        (CameraMode::Follow, None) => "follow hero".to_string(),
+        _ => "orbit".to_string(),
     };
     let timing = match info.frame_ms {
         Some(ms) if ms > 0.0 => format!("{:.0} fps  {ms:.1} ms", 1000.0 / ms),
