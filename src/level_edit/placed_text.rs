@@ -734,7 +734,7 @@ mod tests {
     #[test]
     fn a_level_without_placed_gets_the_field_before_its_closing_paren() {
         let stand = thing("stand", ThingKind::FoodStand, 25.0, -20.0, 0.0);
-        let text = write_placed(PLAZA, &[], &[stand.clone()]).expect("writes");
+        let text = write_placed(PLAZA, &[], std::slice::from_ref(&stand)).expect("writes");
         let added = "    placed: [
         (name: \"stand\", kind: FoodStand, at: (25.0, -20.0), heading_deg: 0.0),
     ],
@@ -755,7 +755,7 @@ mod tests {
             .collect();
         let src = tabbed.replacen(CAMERA, "fov_deg: 50.0) /* no comma */\n", 1);
         let post = thing("post", ThingKind::Bollard, 25.0, -20.0, 0.0);
-        let text = write_placed(&src, &[], &[post.clone()]).expect("writes");
+        let text = write_placed(&src, &[], std::slice::from_ref(&post)).expect("writes");
         let expected = tabbed.replacen(
             CAMERA,
             "fov_deg: 50.0), /* no comma */\n\tplaced: [\n\t\t(name: \"post\", kind: Bollard, \
@@ -908,7 +908,8 @@ mod tests {
         );
         assert_eq!(placed_changes(&[a.clone(), b.clone()], &[moved.clone()]), 2);
         assert_eq!(placed_changes(&[], &[a.clone(), b.clone()]), 2);
-        let e = write_placed(PLAZA, &[a.clone()], &[]).expect_err("the text holds none");
+        let e =
+            write_placed(PLAZA, std::slice::from_ref(&a), &[]).expect_err("the text holds none");
         assert!(!e.contains('\n'), "{e}");
         let e = write_placed(PLAZA, &[], &[a.clone(), a.clone()]).expect_err("same name twice");
         assert!(e.contains("named `a`"), "{e}");
