@@ -665,6 +665,11 @@ fn parse(text: &str) -> Result<Level, String> {
 /// matching things by name; everything else byte for byte. Err (one line) when the text cannot
 /// be changed so, or the result would not load as the original level with `after` placed.
 pub fn write_placed(text: &str, before: &[Placed], after: &[Placed]) -> Result<String, String> {
+    // Reasons quote the things' names, which may hold anything: shown on one line.
+    write_list(text, before, after).map_err(|e| crate::shown::one_line(&e))
+}
+
+fn write_list(text: &str, before: &[Placed], after: &[Placed]) -> Result<String, String> {
     let original = parse(text).map_err(|e| format!("the level text does not parse: {e}"))?;
     if original.placed != before {
         return Err("the text's placed things are not the ones it was loaded with".to_string());
@@ -913,6 +918,10 @@ mod tests {
         assert!(!e.contains('\n'), "{e}");
         let e = write_placed(PLAZA, &[], &[a.clone(), a.clone()]).expect_err("same name twice");
         assert!(e.contains("named `a`"), "{e}");
+        let mut odd = a.clone();
+        odd.name = "two\nlines".to_string();
+        let e = write_placed(PLAZA, &[], &[odd.clone(), odd]).expect_err("same name twice");
+        assert!(e.ends_with("named `two\\nlines`"), "one line: {e}");
         assert!(write_placed("Level(", &[], &[a]).is_err());
     }
 
