@@ -6,7 +6,7 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 use throng::level::parse_level;
 use throng::level::schema::{
-    CameraStart, CrowdModel, HeroSettings, Lighting, NamedPath, Obstacle, PointOfInterest,
+    CameraStart, CrowdModel, HeroSettings, Lighting, NamedPath, Obstacle, Placed, PointOfInterest,
     SpawnZone,
 };
 
@@ -57,7 +57,7 @@ type ExampleCheck = fn(&str, &str);
 #[test]
 fn every_section_example_parses_as_its_type() {
     let doc = levels_doc();
-    let inline: [(&str, ExampleCheck); 7] = [
+    let inline: [(&str, ExampleCheck); 8] = [
         ("### Obstacles", parses_as::<Obstacle>),
         ("### Points of interest", parses_as::<PointOfInterest>),
         ("### Paths", parses_as::<NamedPath>),
@@ -65,6 +65,7 @@ fn every_section_example_parses_as_its_type() {
         ("### Hero", parses_as::<HeroSettings>),
         ("### Lighting *optional*", parses_as::<Lighting>),
         ("### Camera *optional*", parses_as::<CameraStart>),
+        ("### Placed things *optional*", parses_as::<Placed>),
     ];
     for (heading, check) in inline {
         check(heading, inline_example(section(&doc, heading)));
@@ -88,6 +89,21 @@ fn the_first_level_walk_through_loads_and_validates() {
     // What the text says was left out took its default.
     assert_eq!(level.points_of_interest[0].radius, 2.0);
     assert_eq!(level.spawn_zones[0].weight, 1.0);
+}
+
+#[test]
+fn the_placed_things_example_loads_in_the_plaza() {
+    // The section's list, as the plaza's last field: inside the bounds, clear of everything.
+    let doc = levels_doc();
+    let heading = "### Placed things *optional*";
+    let list = fenced_example(section(&doc, heading));
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let plaza = std::fs::read_to_string(root.join("levels/plaza.ron")).expect("the plaza");
+    let end = plaza.rfind(')').expect("the level closes");
+    let text = format!("{}{list}{}", &plaza[..end], &plaza[end..]);
+    let level = parse_level(&text, "docs/LEVELS.md (Placed things)", root)
+        .unwrap_or_else(|e| panic!("the placed things example is refused: {e}"));
+    assert_eq!(level.placed.len(), 4);
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! A fuzz pass over the in-game save: seeded random drags, turns, undo and redo, saves, and
+//! A fuzz pass over the in-game save: seeded random drags, turns, placed things put down,
+//! moved, turned and taken away (as the build toolbar does), undo and redo, saves, and
 //! changes made outside the game in between, on level files stored in each form a designer may
 //! have (plain, with a byte-order mark, CRLF or classic-Mac line ends, behind a symbolic link,
 //! private). After every action the file on disk loads, and as exactly the level it should
@@ -16,7 +17,8 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use glam::Vec2;
-use throng::level::{load_level, read_level_text, Level};
+use throng::level::paths::Places;
+use throng::level::{load_level, read_level_text, validate, Level, Placed, ThingKind};
 use throng::level_edit::{EditOutcome, Editor, Element};
 
 const PLAZA: &str = include_str!("../levels/plaza.ron");
@@ -112,9 +114,43 @@ struct Case {
     held: Option<(String, Level)>,
     saves: usize,
     refused: usize,
+    /// Placed-thing edits the level took.
+    placements: usize,
 }
 
 impl Case {
+    /// The build toolbar's edit: a thing put down, moved and turned, or taken away; kept (and
+    /// recorded for undo) only when the level stays valid, as the toolbar checks first.
+    fn place(&mut self, rng: &mut fastrand::Rng, n: usize) {
+        let mut next = self.current.clone();
+        let spot =
+            |rng: &mut fastrand::Rng| Vec2::new(rng.f32() * 120.0 - 60.0, rng.f32() * 120.0 - 60.0);
+        let headings = [0.0, 90.0, -45.0, 180.0, 12.5];
+        let k = rng.usize(0..next.placed.len().max(1));
+        match rng.u32(0..3) {
+            0 => next.placed.push(Placed {
+                name: format!("thing \"{n}\" ]"),
+                kind: ThingKind::ALL[rng.usize(0..ThingKind::ALL.len())],
+                at: spot(rng),
+                heading_deg: headings[rng.usize(0..headings.len())],
+            }),
+            1 if k < next.placed.len() => {
+                next.placed.remove(k);
+            }
+            _ if k < next.placed.len() => {
+                let p = &mut next.placed[k];
+                p.at += Vec2::new(rng.f32() * 4.0 - 2.0, rng.f32() * 4.0 - 2.0);
+                p.heading_deg = headings[rng.usize(0..headings.len())];
+            }
+            _ => return,
+        }
+        if validate::validate(&next, &Places::for_file(&self.path, &root())).is_ok() {
+            self.editor.record(self.current.clone());
+            self.current = next;
+            self.placements += 1;
+        }
+    }
+
     /// The game loads a held outside change once no unsaved edits are left.
     fn settle(&mut self) {
         if self.held.is_some() && !self.editor.unsaved(&self.current) {
@@ -125,7 +161,7 @@ impl Case {
     }
 
     fn act(&mut self, rng: &mut fastrand::Rng, n: usize) {
-        match rng.u32(0..10) {
+        match rng.u32(0..11) {
             0..=3 => {
                 let all = movable(&self.current);
                 let element = all[rng.usize(0..all.len())];
@@ -154,6 +190,7 @@ impl Case {
                     self.current = l;
                 }
             }
+            9 => self.place(rng, n),
             7 | 8 => match self.editor.save(&self.current) {
                 Ok(_) => {
                     self.expected = self.current.clone();
@@ -177,7 +214,7 @@ impl Case {
     }
 }
 
-fn run_case(seed: u64, form: Form) -> (usize, usize) {
+fn run_case(seed: u64, form: Form) -> (usize, usize, usize) {
     let dir = tempfile::tempdir().expect("temp dir");
     let real = dir.path().join("store").join("plaza.ron");
     std::fs::create_dir_all(real.parent().expect("folder")).expect("mkdir");
@@ -203,6 +240,7 @@ fn run_case(seed: u64, form: Form) -> (usize, usize) {
         held: None,
         saves: 0,
         refused: 0,
+        placements: 0,
     };
     let mut rng = fastrand::Rng::with_seed(seed);
     for n in 0..ACTIONS_PER_CASE {
@@ -224,24 +262,32 @@ fn run_case(seed: u64, form: Form) -> (usize, usize) {
             .file_type()
             .is_symlink());
     }
-    (case.saves, case.refused)
+    (case.saves, case.refused, case.placements)
 }
 
 #[test]
 fn the_file_on_disk_always_loads_as_the_level_on_screen_or_the_last_one_written() {
     let cases = env_number("THRONG_FUZZ_CASES", 8);
     let seed = env_number("THRONG_FUZZ_SEED", 36);
-    let (mut saves, mut refused) = (0, 0);
+    let (mut saves, mut refused, mut placements) = (0, 0, 0);
     for k in 0..cases {
         let form = FORMS[k as usize % FORMS.len()];
         // Each case within 5 s of its thread's CPU time (about 0.25 s measured), however busy
         // the machine.
-        let (s, r) = support::promptly(move || run_case(seed + k, form));
+        let (s, r, p) = support::promptly(move || run_case(seed + k, form));
         saves += s;
         refused += r;
+        placements += p;
     }
-    println!("{cases} cases: {saves} saves went through, {refused} refused");
+    println!(
+        "{cases} cases: {saves} saves went through, {refused} refused, {placements} placed-thing \
+         edits"
+    );
     // The pass exercised both outcomes, or it proved nothing.
     assert!(saves > cases as usize, "{saves} saves in {cases} cases");
     assert!(refused > 0, "no save was refused");
+    assert!(
+        placements > cases as usize,
+        "{placements} placed-thing edits"
+    );
 }

@@ -131,11 +131,17 @@ impl LevelTools {
         let level = game.level().clone();
         match command {
             EditCommand::Save => match editor.save(&level) {
-                Ok(s) if s.numbers == 0 => "nothing moved: nothing to save".to_string(),
+                Ok(s) if s.numbers == 0 && s.placed_changes == 0 => {
+                    "nothing moved: nothing to save".to_string()
+                }
                 Ok(s) => {
                     watcher.own_write(s.text);
+                    let placed = match s.placed_changes {
+                        0 => String::new(),
+                        n => format!(" and {n} placed-thing changes"),
+                    };
                     format!(
-                        "saved {} changed numbers to {} (the file before is {})",
+                        "saved {} changed numbers{placed} to {} (the file before is {})",
                         s.numbers,
                         watcher.path().display(),
                         s.backup.display()

@@ -11,6 +11,7 @@ use crate::level::{read_level_source, validate, Level};
 
 use super::element::Element;
 use super::patch::{changed_numbers, patch_level_text};
+use super::placed_text::{placed_changes, write_placed};
 
 /// A drag in progress: what moves, where its handle was grabbed, and the level as it would be.
 #[derive(Debug, Clone)]
@@ -55,8 +56,10 @@ pub const ROTATE_STEP_DEG: f32 = 15.0;
 /// A finished save.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Saved {
-    /// Numbers written (0: nothing moved, nothing written).
+    /// Numbers written (with `placed_changes` 0: nothing moved, nothing written).
     pub numbers: usize,
+    /// Placed things added, removed, moved or turned.
+    pub placed_changes: usize,
     /// The file's text now, for the hot-reload watcher to take as its own.
     pub text: String,
     pub backup: PathBuf,
@@ -111,7 +114,8 @@ impl Editor {
 
     /// The running level differs from the file.
     pub fn unsaved(&self, current: &Level) -> bool {
-        changed_numbers(&self.base_level, current).map_or(true, |c| !c.is_empty())
+        self.base_level.placed != current.placed
+            || changed_numbers(&self.base_level, current).map_or(true, |c| !c.is_empty())
     }
 
     pub fn can_undo(&self) -> bool {
@@ -205,6 +209,14 @@ impl Editor {
         EditOutcome::Apply(Box::new(next))
     }
 
+    /// An edit made outside the session (the build toolbar placing, moving, turning or removing
+    /// a thing) goes on the same undo stack as drags: `before` is the level as it was, and
+    /// Ctrl+Z gives it back. The redo stack is dropped, as after any new edit.
+    pub fn record(&mut self, before: Level) {
+        self.undo.push(before);
+        self.redo.clear();
+    }
+
     /// The level before the last edit (Ctrl+Z).
     /// An edit made outside the editor's drags (a placed thing from the build toolbar): the
     /// level before it becomes one undo step, and the redo steps are dropped.
@@ -226,9 +238,11 @@ impl Editor {
         Some(again)
     }
 
-    /// Writes the numbers that moved into the file, in place, after copying the file as it was
-    /// to `NAME.bak`. Refused (nothing written) when the file changed on disk since it was
-    /// loaded or saved, or when the patched text would not load as `current`.
+    /// Writes the numbers that moved and the placed things that changed (`placed_text`: new
+    /// ones appended, removed ones cut out, moved ones' numbers rewritten) into the file, in
+    /// place, after copying the file as it was to `NAME.bak`. Refused (nothing written) when
+    /// the file changed on disk since it was loaded or saved, or when the patched text would
+    /// not load as `current`.
     ///
     /// The file is written the way an editor would: through a symbolic link to the file it
     /// names, keeping its permissions and owner, with its byte-order mark and line ends, and
@@ -246,20 +260,30 @@ impl Editor {
         let real =
             std::fs::canonicalize(&self.path).map_err(|e| format!("{label}: not saved: {e}"))?;
         let backup = backup_path(&real);
-        let (text, numbers) = patch_level_text(&self.base_text, &self.base_level, current)
-            .map_err(|e| format!("{label}: not saved: {e}"))?;
-        if numbers == 0 {
+        let not_saved = |e: String| format!("{label}: not saved: {e}");
+        let placed_changes = placed_changes(&self.base_level.placed, &current.placed);
+        // The placed list first: number patching finds the other fields by path, which the
+        // list's entries do not change.
+        let placed_text = if placed_changes == 0 {
+            self.base_text.clone()
+        } else {
+            write_placed(&self.base_text, &self.base_level.placed, &current.placed)
+                .map_err(not_saved)?
+        };
+        let (text, numbers) =
+            patch_level_text(&placed_text, &self.base_level, current).map_err(not_saved)?;
+        if numbers == 0 && placed_changes == 0 {
             return Ok(Saved {
                 numbers,
+                placed_changes,
                 text,
                 backup,
             });
         }
         // Written only if it reads back as the level on screen.
-        let reads_back = ron::from_str::<Level>(&text)
-            .ok()
-            .and_then(|l| changed_numbers(&l, current).ok())
-            .is_some_and(|c| c.is_empty());
+        let reads_back = ron::from_str::<Level>(&text).ok().is_some_and(|l| {
+            l.placed == current.placed && changed_numbers(&l, current).is_ok_and(|c| c.is_empty())
+        });
         if !reads_back {
             return Err(format!(
                 "{label}: not saved: the patched text would not load as the edited level"
@@ -276,6 +300,7 @@ impl Editor {
         self.base_level = current.clone();
         Ok(Saved {
             numbers,
+            placed_changes,
             text,
             backup,
         })
