@@ -218,13 +218,6 @@ impl Editor {
     }
 
     /// The level before the last edit (Ctrl+Z).
-    /// An edit made outside the editor's drags (a placed thing from the build toolbar): the
-    /// level before it becomes one undo step, and the redo steps are dropped.
-    pub fn record(&mut self, before: Level) {
-        self.undo.push(before);
-        self.redo.clear();
-    }
-
     pub fn undo(&mut self, current: &Level) -> Option<Level> {
         let back = self.undo.pop()?;
         self.redo.push(current.clone());
