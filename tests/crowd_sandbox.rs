@@ -44,9 +44,12 @@ fn run(c: &mut Crowd, seconds: f32, mut each: impl FnMut(&Crowd)) {
 fn with_performer(count: usize, seed: u64) -> (Level, Crowd) {
     let mut level = plaza();
     let mut c = Crowd::from_level(&level, count, seed);
-    level
-        .placed
-        .push(thing("busker", ThingKind::Performer, Vec2::new(0.0, 28.0), 180.0));
+    level.placed.push(thing(
+        "busker",
+        ThingKind::Performer,
+        Vec2::new(0.0, 28.0),
+        180.0,
+    ));
     c.set_placed(&level);
     (level, c)
 }
@@ -60,7 +63,10 @@ fn a_performer_draws_a_ring_that_faces_it_and_leaves_a_walkway() {
         while !c.shows()[0].on {
             run(&mut c, 1.0, |_| {});
             waited += 1;
-            assert!(waited < 60, "a performer was recruited and arrived within a minute");
+            assert!(
+                waited < 60,
+                "a performer was recruited and arrived within a minute"
+            );
         }
         let show = c.shows()[0].clone();
         let (walk_in, walk_out) = show.walkway();
@@ -97,7 +103,10 @@ fn a_performer_draws_a_ring_that_faces_it_and_leaves_a_walkway() {
                 ahead.angle_between(centre - c.pos[i]).abs() < 30f32.to_radians()
             })
             .count();
-        let dists: Vec<f32> = watchers.iter().map(|&i| c.pos[i].distance(centre)).collect();
+        let dists: Vec<f32> = watchers
+            .iter()
+            .map(|&i| c.pos[i].distance(centre))
+            .collect();
         let mean = dists.iter().sum::<f32>() / dists.len().max(1) as f32;
         let sd = (dists.iter().map(|d| (d - mean).powi(2)).sum::<f32>()
             / dists.len().max(1) as f32)
@@ -107,7 +116,10 @@ fn a_performer_draws_a_ring_that_faces_it_and_leaves_a_walkway() {
             .count();
         let in_walkway = watchers
             .iter()
-            .filter(|&&i| (walk_in..walk_out).contains(&dists[watchers.iter().position(|w| w == &i).unwrap_or(0)]))
+            .filter(|&&i| {
+                (walk_in..walk_out)
+                    .contains(&dists[watchers.iter().position(|w| w == &i).unwrap_or(0)])
+            })
             .count();
         say(&format!(
             "seed {seed}: {} watching ({} coming), {facing} face the show within 30°, distance {mean:.2} ± {sd:.2} m, {on_mat} on the mat, {in_walkway} watchers in the walkway, {} walkers crossed it",
@@ -116,8 +128,16 @@ fn a_performer_draws_a_ring_that_faces_it_and_leaves_a_walkway() {
             crossers.len()
         ));
         let power = c.drawing_power();
-        say(&format!("asked {:?} stopped {:?}", &power.asked[..12], &power.stopped[..12]));
-        assert!(watchers.len() >= 10, "a ring formed: {} watchers", watchers.len());
+        say(&format!(
+            "asked {:?} stopped {:?}",
+            &power.asked[..12],
+            &power.stopped[..12]
+        ));
+        assert!(
+            watchers.len() >= 10,
+            "a ring formed: {} watchers",
+            watchers.len()
+        );
         assert!(
             facing as f32 >= 0.8 * watchers.len() as f32,
             "{facing} of {} face the show",
@@ -126,7 +146,11 @@ fn a_performer_draws_a_ring_that_faces_it_and_leaves_a_walkway() {
         assert!(mean > s.spec.radius + 0.5 && mean < s.outer_radius() + 0.3);
         assert_eq!(on_mat, 0, "nobody stands on the performance circle");
         assert_eq!(in_walkway, 0, "no watcher stands in the walkway");
-        assert!(crossers.len() >= 3, "people cross the walkway: {}", crossers.len());
+        assert!(
+            crossers.len() >= 3,
+            "people cross the walkway: {}",
+            crossers.len()
+        );
     }
 }
 
@@ -147,34 +171,5 @@ fn a_thing_placed_in_the_running_game_keeps_everyone_off_it() {
             .filter(|&i| game.agents.pos[i].distance(at) < 1.2)
             .count();
         assert_eq!(inside, 0, "frame {frame}: {inside} on the mat");
-    }
-}
-
-#[test]
-#[ignore]
-fn probe_poi_crowding() {
-    let level = plaza();
-    let mut c = Crowd::from_level(&level, 2_000, 1);
-    run(&mut c, 300.0, |_| {});
-    for (k, p) in c.level().points_of_interest.iter().enumerate() {
-        let near = (0..c.len()).filter(|&i| c.pos[i].distance(p.position) < p.radius + 3.0).count();
-        let holding = (0..c.len()).filter(|&i| c.plan[i] == Plan::Poi(k as u32)).count();
-        say(&format!("{}: {near} near, {holding} holding, occupancy {} of {}", p.name, c.poi_occupancy()[k], p.capacity));
-    }
-    let mut states = std::collections::BTreeMap::new();
-    for i in 0..c.len() { *states.entry(c.state[i].label()).or_insert(0) += 1; }
-    say(&format!("{states:?}"));
-}
-
-#[test]
-#[ignore]
-fn probe_one_walker() {
-    let level = plaza();
-    let mut c = Crowd::from_level(&level, 2_000, 1);
-    run(&mut c, 100.0, |_| {});
-    let i = (0..c.len()).find(|&i| c.state[i] == AgentState::Walking && c.plan[i] == Plan::Wander).unwrap_or(0);
-    for s in 0..20 {
-        say(&format!("t{s}: pos {:?} goal {:?} vel {:?} route {:?} state {:?} plan {:?}", c.pos[i], c.goal[i], c.vel[i], c.route[i], c.state[i], c.plan[i]));
-        run(&mut c, 1.0, |_| {});
     }
 }

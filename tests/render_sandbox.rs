@@ -144,7 +144,9 @@ fn clicking_a_person_opens_their_card_and_t_takes_control() {
     let card = report["sandbox"]["card"].as_array().expect("the card");
     let name = throng::crowd::story::person_name(level.crowd.seed, person);
     assert!(
-        card.first().and_then(|l| l.as_str()).is_some_and(|l| l.starts_with(&name)),
+        card.first()
+            .and_then(|l| l.as_str())
+            .is_some_and(|l| l.starts_with(&name)),
         "{name}'s card: {card:?}"
     );
     assert_eq!(report["sandbox"]["controlled"], person);

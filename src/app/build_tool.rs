@@ -111,7 +111,11 @@ impl BuildTool {
             if let Some(k) = KIND_KEYS.iter().position(|c| *c == key.code) {
                 self.take(game, ThingKind::ALL[k]);
             } else if key.code == KeyCode::R && self.held.is_some() {
-                let step = if key.mods.shift { -TURN_STEP_DEG } else { TURN_STEP_DEG };
+                let step = if key.mods.shift {
+                    -TURN_STEP_DEG
+                } else {
+                    TURN_STEP_DEG
+                };
                 self.heading_deg = (self.heading_deg + step).rem_euclid(360.0);
             }
         }
@@ -129,7 +133,8 @@ impl BuildTool {
                 w: f.screen.x,
                 h: f.screen.y,
             });
-            self.heading_deg = (self.heading_deg + f.pointer.wheel * TURN_STEP_DEG).rem_euclid(360.0);
+            self.heading_deg =
+                (self.heading_deg + f.pointer.wheel * TURN_STEP_DEG).rem_euclid(360.0);
             if f.pointer.pressed.right {
                 self.cancel(game);
                 return Some("put down nothing (right-click)".into());
@@ -147,9 +152,12 @@ impl BuildTool {
                 heading_deg: self.heading_deg,
             };
             let fit = check_fit(game.level(), &thing);
-            let audience = thing
-                .attraction()
-                .map(|a| (a.centre, a.radius + 0.8 + crate::crowd::shows::RING_SPACING * 4.0));
+            let audience = thing.attraction().map(|a| {
+                (
+                    a.centre,
+                    a.radius + 0.8 + crate::crowd::shows::RING_SPACING * 4.0,
+                )
+            });
             let why = fit.as_ref().err().map(Misfit::to_string);
             build_bar::draw_ghost(
                 &f.view_proj,
@@ -169,11 +177,13 @@ impl BuildTool {
             return note;
         }
         // Nothing held: a placed thing under the pointer can be picked up or removed.
-        let hovered = ground.filter(|_| !over_bar).and_then(|g| placed_at(game.level(), g));
+        let hovered = ground
+            .filter(|_| !over_bar)
+            .and_then(|g| placed_at(game.level(), g));
         if let Some(k) = hovered {
             build_bar::draw_hovered(&f.view_proj, f.screen, &game.level().placed[k].obstacles());
-            let remove = f.pointer.pressed.right
-                || f.keys.iter().any(|key| key.code == KeyCode::Delete);
+            let remove =
+                f.pointer.pressed.right || f.keys.iter().any(|key| key.code == KeyCode::Delete);
             if remove {
                 let before = game.level().clone();
                 let mut placed = before.placed.clone();
@@ -191,7 +201,10 @@ impl BuildTool {
                 let picked = placed.remove(k);
                 self.held = Some(picked.kind);
                 self.heading_deg = picked.heading_deg;
-                note = Some(format!("moving {}: click to put it down, right-click to cancel", picked.name));
+                note = Some(format!(
+                    "moving {}: click to put it down, right-click to cancel",
+                    picked.name
+                ));
                 self.carrying = Some(picked);
                 game.set_placed(placed);
                 // Takes the mouse from the next frame on, before the camera starts a drag.
@@ -235,7 +248,13 @@ impl BuildTool {
 
     /// A click on the world (press and release in place) selects the person under it, or
     /// nobody; `world` is the camera's share of the mouse.
-    pub fn pick_person(&mut self, game: &mut Game, world: &Pointer, view_proj: &Mat4, screen: Vec2) {
+    pub fn pick_person(
+        &mut self,
+        game: &mut Game,
+        world: &Pointer,
+        view_proj: &Mat4,
+        screen: Vec2,
+    ) {
         if world.pressed.left {
             self.press_at = Some(world.pos);
             return;

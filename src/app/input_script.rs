@@ -85,8 +85,9 @@ const FUNCTION_KEYS: [KeyCode; 12] = [
 ];
 
 fn key(word: Option<&str>, command: &str) -> Result<ScriptKey, String> {
-    let bad =
-        || format!("\"{command}\": the key must be a to z, 1 to 8, delete or f1 to f12, after ctrl+ or shift+");
+    let bad = || {
+        format!("\"{command}\": the key must be a to z, 1 to 8, delete or f1 to f12, after ctrl+ or shift+")
+    };
     let mut rest = word.ok_or_else(bad)?;
     let (mut ctrl, mut shift) = (false, false);
     loop {
@@ -353,8 +354,14 @@ mod tests {
             ("0 move 1 2", "\"0 move 1 2\": the frame must be N or N-M"),
             ("5-3 move 1 2 3 4", "the frame must be N or N-M"),
             ("1 jump", "the command must be move, down, up, wheel or key"),
-            ("1 key ctrl+", "the key must be a to z, 1 to 8, delete or f1 to f12"),
-            ("1 key f13", "the key must be a to z, 1 to 8, delete or f1 to f12"),
+            (
+                "1 key ctrl+",
+                "the key must be a to z, 1 to 8, delete or f1 to f12",
+            ),
+            (
+                "1 key f13",
+                "the key must be a to z, 1 to 8, delete or f1 to f12",
+            ),
             ("1 move 1", "the position y is missing"),
             ("1 move 1 x", "the position y must be a number, not \"x\""),
             ("1 down thumb", "the button must be left, right or middle"),

@@ -251,7 +251,8 @@ impl Session {
         if panels.edit_mode || panels.build {
             for command in self.reader.edit_commands() {
                 // R turns the held thing in build mode, a box in edit mode.
-                if !panels.edit_mode && matches!(command, crate::level_edit::EditCommand::Rotate(_)) {
+                if !panels.edit_mode && matches!(command, crate::level_edit::EditCommand::Rotate(_))
+                {
                     continue;
                 }
                 let note = self
@@ -476,9 +477,9 @@ impl Session {
                 keys: self.reader.key_presses(),
                 view_proj,
             };
-            if let Some(text) = self
-                .build
-                .frame(&mut self.game, &mut self.tools, &frame, &mut covered)
+            if let Some(text) =
+                self.build
+                    .frame(&mut self.game, &mut self.tools, &frame, &mut covered)
             {
                 self.note(text, EDIT_NOTE);
             }
@@ -486,7 +487,12 @@ impl Session {
             self.build.close(&mut self.game);
         }
         if panels.level_overlay {
-            crate::ui::show_overlay::draw(&self.game.agents, &view_proj, ui.size, &self.panel_rects);
+            crate::ui::show_overlay::draw(
+                &self.game.agents,
+                &view_proj,
+                ui.size,
+                &self.panel_rects,
+            );
         }
         if let Some(i) = self.game.selected_person() {
             let (at, _) = self.game.agents.drawn_at(i);
@@ -886,7 +892,15 @@ impl SandboxReport {
                 .level()
                 .placed
                 .iter()
-                .map(|p| (p.name.clone(), p.kind.key().to_string(), p.at.x, p.at.y, p.heading_deg))
+                .map(|p| {
+                    (
+                        p.name.clone(),
+                        p.kind.key().to_string(),
+                        p.at.x,
+                        p.at.y,
+                        p.heading_deg,
+                    )
+                })
                 .collect(),
             shows: a
                 .shows()

@@ -15,10 +15,10 @@ pub mod obstacles;
 pub mod placing;
 pub mod shows;
 pub mod sim_lod;
-pub mod story;
 mod sorted;
 mod speed;
 mod steering;
+pub mod story;
 pub mod tick_pose;
 
 use glam::{Vec2, Vec3};

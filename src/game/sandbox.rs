@@ -80,8 +80,9 @@ impl Game {
         if let Some(i) = self.agents.controlled() {
             self.agents.release_control();
             let name = crate::crowd::story::person_name(self.agents_seed(), i);
-            self.notes
-                .push(format!("{name} goes back to the crowd; the keys move the hero again"));
+            self.notes.push(format!(
+                "{name} goes back to the crowd; the keys move the hero again"
+            ));
             self.followed = None;
             if let Some(h) = &self.hero {
                 self.camera.follow.target = h.focus_point();

@@ -41,7 +41,11 @@ fn button_rect(bar: &Rect, k: usize) -> Rect {
 
 /// Draws the toolbar with `held` highlighted; returns the kind whose button was clicked this
 /// frame and the bar's rectangle (it takes the mouse).
-pub fn draw_bar(screen: Vec2, held: Option<ThingKind>, pointer: &Pointer) -> (Option<ThingKind>, Rect) {
+pub fn draw_bar(
+    screen: Vec2,
+    held: Option<ThingKind>,
+    pointer: &Pointer,
+) -> (Option<ThingKind>, Rect) {
     let bar = bar_rect(screen);
     draw_rectangle(bar.x, bar.y, bar.w, bar.h, PANEL_BG);
     let _scope = layout_log::panel("build toolbar", bar);
@@ -68,9 +72,21 @@ pub fn draw_bar(screen: Vec2, held: Option<ThingKind>, pointer: &Pointer) -> (Op
         draw_rectangle_lines(r.x, r.y, r.w, r.h, 1.0, Color::new(0.5, 0.55, 0.65, 1.0));
         let label = kind.label();
         let size = fit_font(label, r.w - 8.0);
-        draw_text(format!("{}", k + 1), r.x + 4.0, r.y + 15.0, 14.0, Color::new(0.7, 0.75, 0.85, 1.0));
+        draw_text(
+            format!("{}", k + 1),
+            r.x + 4.0,
+            r.y + 15.0,
+            14.0,
+            Color::new(0.7, 0.75, 0.85, 1.0),
+        );
         let tw = measure_text(label, None, size as u16, 1.0).width;
-        draw_text(label, r.x + (r.w - tw) * 0.5, r.y + 34.0, size, Color::new(1.0, 1.0, 1.0, 1.0));
+        draw_text(
+            label,
+            r.x + (r.w - tw) * 0.5,
+            r.y + 34.0,
+            size,
+            Color::new(1.0, 1.0, 1.0, 1.0),
+        );
         if pointer.left_pressed_in(&r) {
             clicked = Some(kind);
         }
@@ -98,9 +114,18 @@ fn outline(shape: &Shape) -> Vec<(Vec3, Vec3)> {
             angle_deg,
         } => {
             let corner = |x: f32, y: f32| {
-                up(center + crate::level::box_to_world(angle_deg, Vec2::new(x * half_extents.x, y * half_extents.y)))
+                up(center
+                    + crate::level::box_to_world(
+                        angle_deg,
+                        Vec2::new(x * half_extents.x, y * half_extents.y),
+                    ))
             };
-            let c = [corner(-1.0, -1.0), corner(1.0, -1.0), corner(1.0, 1.0), corner(-1.0, 1.0)];
+            let c = [
+                corner(-1.0, -1.0),
+                corner(1.0, -1.0),
+                corner(1.0, 1.0),
+                corner(-1.0, 1.0),
+            ];
             (0..4).map(|k| (c[k], c[(k + 1) % 4])).collect()
         }
     }
@@ -111,13 +136,23 @@ pub fn circle(center: Vec2, radius: f32) -> Vec<(Vec3, Vec3)> {
     let n = (radius * 8.0).clamp(16.0, 64.0) as usize;
     let at = |k: usize| {
         let a = k as f32 / n as f32 * std::f32::consts::TAU;
-        Vec3::new(center.x + a.cos() * radius, 0.05, center.y + a.sin() * radius)
+        Vec3::new(
+            center.x + a.cos() * radius,
+            0.05,
+            center.y + a.sin() * radius,
+        )
     };
     (0..n).map(|k| (at(k), at(k + 1))).collect()
 }
 
 /// Draws world segments projected to the screen.
-pub fn draw_world_lines(view_proj: &Mat4, screen: Vec2, lines: &[(Vec3, Vec3)], width: f32, color: Color) {
+pub fn draw_world_lines(
+    view_proj: &Mat4,
+    screen: Vec2,
+    lines: &[(Vec3, Vec3)],
+    width: f32,
+    color: Color,
+) {
     for &(a, b) in lines {
         if let Some((p, q)) = project_segment(view_proj, a, b, screen) {
             draw_line(p.x, p.y, q.x, q.y, width, color);

@@ -16,7 +16,11 @@ const QUEUE: Color = Color::new(1.0, 0.65, 0.25, 0.95);
 /// The label lines of every show and queue: (world point, text).
 pub fn labels(crowd: &Crowd) -> Vec<(Vec3, String)> {
     let mut out = Vec::new();
-    for s in crowd.shows().iter().filter(|s| s.on || s.watching + s.coming > 0) {
+    for s in crowd
+        .shows()
+        .iter()
+        .filter(|s| s.on || s.watching + s.coming > 0)
+    {
         let c = s.spec.centre;
         out.push((
             Vec3::new(c.x, 2.6, c.y),
@@ -36,7 +40,10 @@ pub fn labels(crowd: &Crowd) -> Vec<(Vec3, String)> {
         let served = crowd.served().get(k).copied().unwrap_or(0);
         out.push((
             Vec3::new(p.x, 2.2, p.y),
-            format!("{}: {waiting} in line, {served} served", level.points_of_interest[k].name),
+            format!(
+                "{}: {waiting} in line, {served} served",
+                level.points_of_interest[k].name
+            ),
         ));
     }
     out

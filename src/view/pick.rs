@@ -61,11 +61,21 @@ mod tests {
         let view = Mat4::look_at_rh(eye, Vec3::new(0.0, 1.0, 0.0), Vec3::Y);
         let proj = Mat4::perspective_rh_gl(1.0, 16.0 / 9.0, 0.1, 200.0);
         let vp = proj * view;
-        let people = [Vec2::new(0.0, 0.0), Vec2::new(0.0, 4.0), Vec2::new(5.0, 0.0)];
+        let people = [
+            Vec2::new(0.0, 0.0),
+            Vec2::new(0.0, 4.0),
+            Vec2::new(5.0, 0.0),
+        ];
         assert_eq!(pick_person(&vp, Vec2::ZERO, &people), Some(1));
         let right = vp.project_point3(Vec3::new(5.0, 1.0, 0.0));
-        assert_eq!(pick_person(&vp, Vec2::new(right.x, right.y), &people), Some(2));
+        assert_eq!(
+            pick_person(&vp, Vec2::new(right.x, right.y), &people),
+            Some(2)
+        );
         let between = vp.project_point3(Vec3::new(2.5, 1.0, 0.0));
-        assert_eq!(pick_person(&vp, Vec2::new(between.x, between.y), &people), None);
+        assert_eq!(
+            pick_person(&vp, Vec2::new(between.x, between.y), &people),
+            None
+        );
     }
 }
