@@ -1,6 +1,7 @@
 //! The sandbox in the real window, driven as a player drives it (`--input-script`: keys and
 //! mouse): B opens the build toolbar, a digit takes a thing, a click on the ground places it
-//! where the pointer is, Ctrl+Z takes the last one back; a click on a person opens their card,
+//! where the pointer is, Ctrl+Z takes the last one back, Ctrl+S saves it into the level file and
+//! the next start has it; a click on a person opens their card,
 //! F follows them and T takes control. The frame report (`--stats-out`) says what the game
 //! holds afterwards.
 
@@ -59,7 +60,8 @@ fn the_toolbar_places_where_the_pointer_is_and_ctrl_z_takes_it_back() {
     let (fence_px, _) = free_pixel(&level, ThingKind::Fence, Vec2::new(900.0, 420.0));
     let script = format!(
         "2 key b; 3 key 2; 5 move {sx} {sy}; 6 down left; 7 up left; 9 key 4; \
-         11 move {fx} {fy}; 12 down left; 13 up left; 15 key ctrl+z; 17 down right; 18 up right",
+         11 move {fx} {fy}; 12 down left; 13 up left; 15 key ctrl+z; 17 down right; 18 up right; \
+         19 key ctrl+s",
         sx = stand_px.x,
         sy = stand_px.y,
         fx = fence_px.x,
@@ -76,11 +78,22 @@ fn the_toolbar_places_where_the_pointer_is_and_ctrl_z_takes_it_back() {
             "--crowd",
             "50",
             "--frames",
-            "20",
+            "21",
             "--input-script",
             &script,
         ],
     );
+    // Saved into the file, and there after a restart.
+    let saved = std::fs::read_to_string(&file).expect("the level file");
+    assert!(saved.contains("kind: FoodStand"), "{saved}");
+    assert!(!saved.contains("kind: Fence"), "the undone fence is not saved");
+    let again = run_for_report(
+        &display,
+        dir.path(),
+        "reloaded",
+        &[&file_arg, "--paused", "--crowd", "50", "--frames", "2"],
+    );
+    assert_eq!(again["sandbox"]["placed"], report["sandbox"]["placed"]);
     let placed = report["sandbox"]["placed"]
         .as_array()
         .expect("the placed things");

@@ -282,6 +282,10 @@ impl Crowd {
             .for_each(|(i, t)| *t = ctx.target(i, &shapes));
         self.group_shapes = shapes;
         self.formation = out;
+        // The person the player steers keeps to the keys, whatever their group does.
+        if let Some(t) = self.controlled.and_then(|i| self.formation.get_mut(i)) {
+            *t = None;
+        }
     }
 
     /// The leader has chosen a plan: every member takes it (those scattering rejoin later).

@@ -25,9 +25,10 @@ pub const WALKWAY: f32 = 1.5;
 const FIELD_OF_VIEW_HALF: f32 = 60.0;
 /// Walkers look round for shows every this many steps (staggered by index).
 const LOOK_EVERY: u64 = 10;
-/// The hero's show: a small ring, and half a performer's pull.
+/// The hero's show: a small ring; a waving hero in front of you is harder to pass by than a
+/// performer across the square (three times the pull), but she is seen from only 12 m.
 const HERO_RINGS: usize = 2;
-const HERO_PULL: f32 = 0.5;
+const HERO_PULL: f32 = 3.0;
 /// Watch-count bins of the drawing-power tally (the last holds everything above).
 pub const POWER_BINS: usize = 41;
 

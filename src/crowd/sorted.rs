@@ -75,7 +75,7 @@ impl SortedAgents {
             .with_min_len(4096)
             .for_each(|(i, r)| {
                 let mut bits = match crowd.state[i] {
-                    AgentState::Walking => 0,
+                    AgentState::Walking | AgentState::Controlled => 0,
                     AgentState::Scattering => SCATTERING,
                     _ => STANDING,
                 };

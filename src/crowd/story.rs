@@ -277,7 +277,8 @@ impl Crowd {
         let speed = v.length();
         self.pref_speed[i] = speed.clamp(0.05, 6.0);
         self.goal[i] = if speed > 0.05 {
-            self.pos[i] + v / speed * (speed * 0.6).max(0.8)
+            // Far enough ahead that steering never slows for arrival.
+            self.pos[i] + v / speed * (speed * 2.0).max(3.0)
         } else {
             self.pos[i]
         };
