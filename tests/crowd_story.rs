@@ -36,12 +36,18 @@ fn the_card_tells_a_queuers_place_and_the_agenda_is_what_they_do_next() {
         .expect("someone queues at a kiosk");
     let story = c.story(queuer).expect("a story");
     say(&format!("{story:?}"));
-    assert!(story.doing.starts_with("queuing at kiosk_"), "{}", story.doing);
+    assert!(
+        story.doing.starts_with("queuing at kiosk_"),
+        "{}",
+        story.doing
+    );
     assert!(story.why.starts_with("place "), "{}", story.why);
     assert!(!story.name.is_empty() && story.name.contains(' '));
     // A stroller's next plan, read off the card, is the one it takes when this one ends.
     let walker = (0..c.len())
-        .find(|&i| c.plan[i] == Plan::Wander && c.state[i] == AgentState::Walking && c.group_size[i] == 1)
+        .find(|&i| {
+            c.plan[i] == Plan::Wander && c.state[i] == AgentState::Walking && c.group_size[i] == 1
+        })
         .expect("a stroller");
     let next = c.story(walker).expect("a story").next[0].clone();
     let before = c.plan[walker];
@@ -93,7 +99,10 @@ fn a_person_taken_over_walks_where_pushed_and_rejoins_the_crowd() {
     assert_eq!(c.controlled(), None);
     assert_ne!(c.state[i], AgentState::Controlled);
     steps(&mut c, 3.0, &StepInputs::default());
-    assert!(c.vel[i].length() > 0.2 || c.state[i] != AgentState::Walking, "goes on with a plan");
+    assert!(
+        c.vel[i].length() > 0.2 || c.state[i] != AgentState::Walking,
+        "goes on with a plan"
+    );
 }
 
 #[test]

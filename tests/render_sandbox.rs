@@ -86,7 +86,10 @@ fn the_toolbar_places_where_the_pointer_is_and_ctrl_z_takes_it_back() {
     // Saved into the file, and there after a restart.
     let saved = std::fs::read_to_string(&file).expect("the level file");
     assert!(saved.contains("kind: FoodStand"), "{saved}");
-    assert!(!saved.contains("kind: Fence"), "the undone fence is not saved");
+    assert!(
+        !saved.contains("kind: Fence"),
+        "the undone fence is not saved"
+    );
     let again = run_for_report(
         &display,
         dir.path(),
@@ -139,21 +142,24 @@ fn clicking_a_person_opens_their_card_and_t_takes_control() {
         y = pixel.y
     );
     let file_arg = file.to_string_lossy().to_string();
-    let report = run_for_report(
-        &display,
-        dir.path(),
-        "card",
-        &[
-            &file_arg,
-            "--paused",
-            "--crowd",
-            "50",
-            "--frames",
-            "12",
-            "--input-script",
-            &script,
-        ],
-    );
+    let mut args = vec![
+        file_arg.as_str(),
+        "--paused",
+        "--crowd",
+        "50",
+        "--frames",
+        "12",
+        "--input-script",
+        &script,
+    ];
+    // The README's picture of a card (scripts/readme-pictures.sh), kept when asked for.
+    let shot = support::project_root().join("shots/sandbox_card.png");
+    let shot_arg = shot.to_string_lossy().to_string();
+    if std::env::var_os("THRONG_SHOTS").is_some() {
+        let _ = std::fs::create_dir_all(support::project_root().join("shots"));
+        args.extend(["--no-adaptive-quality", "--screenshot", &shot_arg]);
+    }
+    let report = run_for_report(&display, dir.path(), "card", &args);
     let card = report["sandbox"]["card"].as_array().expect("the card");
     let name = throng::crowd::story::person_name(level.crowd.seed, person);
     assert!(

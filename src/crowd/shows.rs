@@ -87,6 +87,8 @@ pub struct Show {
     pub power: DrawingPower,
     /// The show is on: the performer is in place (for the hero: she waves, standing still).
     pub on: bool,
+    /// The performer's own props, given back when they stop (they hold one while playing).
+    performer_props: u16,
 }
 
 impl Show {
@@ -168,6 +170,7 @@ impl Crowd {
             applauded: 0,
             power: DrawingPower::default(),
             on: false,
+            performer_props: 0,
         }
     }
 
@@ -270,6 +273,9 @@ impl Crowd {
                     if s.performer == Some(i as u32) {
                         s.performer = None;
                         s.on = false;
+                        if self.state[i] == AgentState::Performing {
+                            self.variant[i].props = s.performer_props;
+                        }
                     }
                 }
             }
@@ -345,10 +351,11 @@ impl Crowd {
                     )
                     && Some(i) != self.controlled
             })
-            .min_by(|&a, &b| {
-                self.pos[a]
-                    .distance_squared(spot)
-                    .total_cmp(&self.pos[b].distance_squared(spot))
+            // Someone who can hold a balloon or an umbrella while playing, if anyone near can.
+            .min_by_key(|&i| {
+                let d = self.pos[i].distance(spot);
+                let props = self.held_prop_bit(i).is_some();
+                (!props, (d * 100.0) as u32, i)
             });
         if let Some(i) = pick {
             self.release_place(i);
@@ -360,6 +367,21 @@ impl Crowd {
             self.route_requests.retain(|&a| a as usize != i);
             self.route_requests.push_front(i as u32);
         }
+    }
+
+    /// The bit (in the person's variant group's prop list) of a prop a performer holds up: a
+    /// balloon, else an umbrella.
+    fn held_prop_bit(&self, i: usize) -> Option<u16> {
+        use crate::level::PropKind;
+        let group = self
+            .level
+            .crowd
+            .variant_groups
+            .get(self.variant[i].group as usize)?;
+        [PropKind::Balloon, PropKind::Umbrella]
+            .iter()
+            .find_map(|want| group.props.iter().take(16).position(|p| p.prop == *want))
+            .map(|k| k as u16)
     }
 
     /// The hero's show: on while she waves standing still (inputs), rebuilt where she stands.
@@ -422,6 +444,10 @@ impl Crowd {
                     let spot = self.shows[k].spec.performer_spot;
                     if self.state[p] == AgentState::Walking && self.pos[p].distance(spot) < 0.5 {
                         self.state[p] = AgentState::Performing;
+                        self.shows[k].performer_props = self.variant[p].props;
+                        if let Some(bit) = self.held_prop_bit(p) {
+                            self.variant[p].props = 1 << bit;
+                        }
                         self.look_at[p] = Some(self.shows[k].spec.centre);
                         self.goal[p] = spot;
                         self.route[p].clear();
