@@ -11,19 +11,13 @@ use glam::{Vec2, Vec3};
 use support::{find_display, run_for_report};
 use throng::level::{box_to_world, Level, Shape};
 use throng::level_edit::{Element, ROTATE_STEP_DEG};
-use throng::view::camera::{ground_point, CameraRig};
+use throng::view::camera::CameraRig;
 use throng::view::level_overlay::{project, LevelOverlay};
 
 const SCREEN: Vec2 = Vec2::new(1280.0, 720.0);
 
 fn ground_under(level: &Level, pixel: Vec2) -> Vec2 {
-    let vp = CameraRig::from_start(&level.camera).view_projection(SCREEN.x / SCREEN.y);
-    let ndc = Vec2::new(
-        pixel.x / SCREEN.x * 2.0 - 1.0,
-        1.0 - pixel.y / SCREEN.y * 2.0,
-    );
-    let p = ground_point(&vp, ndc).expect("on the ground");
-    Vec2::new(p.x, p.z)
+    support::ground_under_start_camera(level, pixel, SCREEN)
 }
 
 /// A box obstacle whose handle is on the screen, clear of the HUD, and the nearest handle to

@@ -41,18 +41,6 @@ pub struct BuildFrame<'a> {
     pub view_proj: Mat4,
 }
 
-/// Digits 1–8 pick a kind.
-const KIND_KEYS: [KeyCode; 8] = [
-    KeyCode::Key1,
-    KeyCode::Key2,
-    KeyCode::Key3,
-    KeyCode::Key4,
-    KeyCode::Key5,
-    KeyCode::Key6,
-    KeyCode::Key7,
-    KeyCode::Key8,
-];
-
 fn snap(v: f32) -> f32 {
     (v / SNAP).round() * SNAP
 }
@@ -108,7 +96,7 @@ impl BuildTool {
         let (clicked, bar) = build_bar::draw_bar(f.screen, self.held, &f.pointer);
         covered.push(bar);
         for key in f.keys.iter().filter(|k| !k.mods.ctrl) {
-            if let Some(k) = KIND_KEYS.iter().position(|c| *c == key.code) {
+            if let Some(k) = super::input_events::DIGIT_KEYS.iter().position(|c| *c == key.code) {
                 self.take(game, ThingKind::ALL[k]);
             } else if key.code == KeyCode::R && self.held.is_some() {
                 let step = if key.mods.shift {

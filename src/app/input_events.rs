@@ -14,6 +14,18 @@ pub struct Mods {
     pub shift: bool,
 }
 
+/// The digit keys 1 to 8 (the build toolbar's kinds, in its order).
+pub const DIGIT_KEYS: [KeyCode; 8] = [
+    KeyCode::Key1,
+    KeyCode::Key2,
+    KeyCode::Key3,
+    KeyCode::Key4,
+    KeyCode::Key5,
+    KeyCode::Key6,
+    KeyCode::Key7,
+    KeyCode::Key8,
+];
+
 /// A key that went down (auto-repeats left out).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct KeyPress {

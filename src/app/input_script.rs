@@ -58,17 +58,6 @@ const LETTERS: [KeyCode; 26] = [
     KeyCode::Y,
     KeyCode::Z,
 ];
-/// The build toolbar's kinds: 1 to 8.
-const DIGITS: [KeyCode; 8] = [
-    KeyCode::Key1,
-    KeyCode::Key2,
-    KeyCode::Key3,
-    KeyCode::Key4,
-    KeyCode::Key5,
-    KeyCode::Key6,
-    KeyCode::Key7,
-    KeyCode::Key8,
-];
 const FUNCTION_KEYS: [KeyCode; 12] = [
     KeyCode::F1,
     KeyCode::F2,
@@ -101,7 +90,7 @@ fn key(word: Option<&str>, command: &str) -> Result<ScriptKey, String> {
     }
     let letter = match rest.as_bytes() {
         [c @ b'a'..=b'z'] => Some(LETTERS[usize::from(c - b'a')]),
-        [c @ b'1'..=b'8'] => Some(DIGITS[usize::from(c - b'1')]),
+        [c @ b'1'..=b'8'] => Some(super::input_events::DIGIT_KEYS[usize::from(c - b'1')]),
         b"delete" => Some(KeyCode::Delete),
         _ => None,
     };

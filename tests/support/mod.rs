@@ -25,3 +25,19 @@ pub use throng::assert_approx;
 pub fn project_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
+
+/// The ground point (x, z) under `pixel` of a `screen` sized window at the level's start camera.
+pub fn ground_under_start_camera(
+    level: &throng::level::Level,
+    pixel: glam::Vec2,
+    screen: glam::Vec2,
+) -> glam::Vec2 {
+    let vp = throng::view::camera::CameraRig::from_start(&level.camera)
+        .view_projection(screen.x / screen.y);
+    let ndc = glam::Vec2::new(
+        pixel.x / screen.x * 2.0 - 1.0,
+        1.0 - pixel.y / screen.y * 2.0,
+    );
+    let p = throng::view::camera::ground_point(&vp, ndc).expect("on the ground");
+    glam::Vec2::new(p.x, p.z)
+}
