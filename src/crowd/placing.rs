@@ -259,7 +259,10 @@ mod tests {
             Err(Misfit::OutsideBounds)
         );
         assert_eq!(
-            check_fit(&level, &thing(ThingKind::Bollard, Vec2::new(20.0, 20.0), 0.0)),
+            check_fit(
+                &level,
+                &thing(ThingKind::Bollard, Vec2::new(20.0, 20.0), 0.0)
+            ),
             Ok(())
         );
     }

@@ -334,8 +334,14 @@ impl Crowd {
         let pick = (0..self.len())
             .filter(|&i| {
                 self.group_size[i] == 1
-                    && !matches!(self.plan[i], Plan::Fixed | Plan::Watch { .. } | Plan::Perform(_))
-                    && !matches!(self.state[i], AgentState::Scattering | AgentState::Controlled)
+                    && !matches!(
+                        self.plan[i],
+                        Plan::Fixed | Plan::Watch { .. } | Plan::Perform(_)
+                    )
+                    && !matches!(
+                        self.state[i],
+                        AgentState::Scattering | AgentState::Controlled
+                    )
                     && Some(i) != self.controlled
             })
             .min_by(|&a, &b| {

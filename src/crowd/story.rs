@@ -17,19 +17,54 @@ pub enum Intent {
 }
 
 const FIRST_NAMES: [&str; 48] = [
-    "Ada", "Bruno", "Chiara", "Dmitri", "Elif", "Farid", "Greta", "Hiro", "Ines", "Jonas",
-    "Kaveh", "Lena", "Mateo", "Nadia", "Oskar", "Priya", "Quentin", "Rosa", "Samir", "Tove",
-    "Umar", "Vera", "Wen", "Ximena", "Yusuf", "Zofia", "Amara", "Bea", "Carlos", "Dalia", "Emil",
-    "Fatou", "Gustav", "Hana", "Ivo", "Jana", "Kofi", "Luca", "Mei", "Nils", "Olga", "Pablo",
-    "Rania", "Sven", "Tariq", "Uma", "Viktor", "Yara",
+    "Ada", "Bruno", "Chiara", "Dmitri", "Elif", "Farid", "Greta", "Hiro", "Ines", "Jonas", "Kaveh",
+    "Lena", "Mateo", "Nadia", "Oskar", "Priya", "Quentin", "Rosa", "Samir", "Tove", "Umar", "Vera",
+    "Wen", "Ximena", "Yusuf", "Zofia", "Amara", "Bea", "Carlos", "Dalia", "Emil", "Fatou",
+    "Gustav", "Hana", "Ivo", "Jana", "Kofi", "Luca", "Mei", "Nils", "Olga", "Pablo", "Rania",
+    "Sven", "Tariq", "Uma", "Viktor", "Yara",
 ];
 
 const SURNAMES: [&str; 40] = [
-    "Almeida", "Berger", "Castillo", "Dubois", "Eriksen", "Fischer", "Gallo", "Haddad", "Ivanova",
-    "Jensen", "Kowalski", "Lindqvist", "Moreau", "Nakamura", "Okafor", "Petrov", "Quinn", "Rossi",
-    "Sato", "Tanaka", "Urban", "Varga", "Weber", "Yilmaz", "Zhang", "Amari", "Brandt", "Costa",
-    "Daniel", "Engel", "Ferreira", "Grünwald", "Horvat", "Ibsen", "Jovanović", "Kim", "Larsen",
-    "Mensah", "Novak", "Ortiz",
+    "Almeida",
+    "Berger",
+    "Castillo",
+    "Dubois",
+    "Eriksen",
+    "Fischer",
+    "Gallo",
+    "Haddad",
+    "Ivanova",
+    "Jensen",
+    "Kowalski",
+    "Lindqvist",
+    "Moreau",
+    "Nakamura",
+    "Okafor",
+    "Petrov",
+    "Quinn",
+    "Rossi",
+    "Sato",
+    "Tanaka",
+    "Urban",
+    "Varga",
+    "Weber",
+    "Yilmaz",
+    "Zhang",
+    "Amari",
+    "Brandt",
+    "Costa",
+    "Daniel",
+    "Engel",
+    "Ferreira",
+    "Grünwald",
+    "Horvat",
+    "Ibsen",
+    "Jovanović",
+    "Kim",
+    "Larsen",
+    "Mensah",
+    "Novak",
+    "Ortiz",
 ];
 
 const AGE_BANDS: [&str; 6] = ["teens", "20s", "30s", "40s", "50s", "60s+"];
@@ -103,7 +138,9 @@ impl Crowd {
                 .map_or_else(String::new, |p| p.name.clone())
         };
         let (doing, why) = match (self.state[i], self.plan[i]) {
-            (AgentState::Controlled, _) => ("steered by you".into(), "release to let them go on".into()),
+            (AgentState::Controlled, _) => {
+                ("steered by you".into(), "release to let them go on".into())
+            }
             (AgentState::Watching, Plan::Watch { show, .. }) => (
                 format!("watching {}", self.show_name(show)),
                 format!("{t:.0} s left"),
@@ -137,12 +174,14 @@ impl Crowd {
                     format!("place {place} of {}", line.map_or(0, |q| q.len())),
                 )
             }
-            (AgentState::Sitting, Plan::Poi(k)) => {
-                (format!("sitting at {}", poi_name(k)), format!("{t:.0} s left"))
-            }
-            (AgentState::Lingering, Plan::Poi(k)) => {
-                (format!("chatting at {}", poi_name(k)), format!("{t:.0} s left"))
-            }
+            (AgentState::Sitting, Plan::Poi(k)) => (
+                format!("sitting at {}", poi_name(k)),
+                format!("{t:.0} s left"),
+            ),
+            (AgentState::Lingering, Plan::Poi(k)) => (
+                format!("chatting at {}", poi_name(k)),
+                format!("{t:.0} s left"),
+            ),
             (AgentState::WatchingFountain, _) => {
                 ("watching the fountain".into(), format!("{t:.0} s left"))
             }
@@ -153,11 +192,17 @@ impl Crowd {
             (AgentState::Walking, Plan::Poi(k)) => {
                 let poi = self.level.points_of_interest.get(k as usize);
                 let verb = poi.map_or("visit", |p| activity_verb(p.activity));
-                (format!("walking to {}", poi_name(k)), format!("to {verb} there"))
+                (
+                    format!("walking to {}", poi_name(k)),
+                    format!("to {verb} there"),
+                )
             }
             (AgentState::Walking, Plan::Path { path, left, .. }) => {
                 let name = self.level.paths.get(path as usize).map_or("", |p| &p.name);
-                (format!("walking along {name}"), format!("{left} legs to go"))
+                (
+                    format!("walking along {name}"),
+                    format!("{left} legs to go"),
+                )
             }
             (AgentState::Walking, Plan::Wander) => {
                 ("strolling".into(), "taking in the plaza".into())

@@ -191,7 +191,12 @@ impl Placed {
     pub fn attraction(&self) -> Option<Attraction> {
         let (mat_local, radius, seen_from, pull) = match self.kind {
             ThingKind::Performer => (Vec2::ZERO, PERFORMER_MAT, 20.0, 1.0),
-            ThingKind::SmallStage => (Vec2::new(0.0, STAGE_HALF.y + 0.5 + STAGE_MAT), STAGE_MAT, 32.0, 1.6),
+            ThingKind::SmallStage => (
+                Vec2::new(0.0, STAGE_HALF.y + 0.5 + STAGE_MAT),
+                STAGE_MAT,
+                32.0,
+                1.6,
+            ),
             _ => return None,
         };
         let facing = self.facing();
@@ -289,8 +294,14 @@ mod tests {
         let f = placed(ThingKind::Fence, Vec2::new(5.0, 5.0), 90.0);
         let o = &f.obstacles()[0];
         // Turned a quarter counter-clockwise from above, the 3 m fence runs along z.
-        assert!(crate::footprint::obstacle_contains(&o.shape, Vec2::new(5.0, 6.4)));
-        assert!(!crate::footprint::obstacle_contains(&o.shape, Vec2::new(6.4, 5.0)));
+        assert!(crate::footprint::obstacle_contains(
+            &o.shape,
+            Vec2::new(5.0, 6.4)
+        ));
+        assert!(!crate::footprint::obstacle_contains(
+            &o.shape,
+            Vec2::new(6.4, 5.0)
+        ));
     }
 
     #[test]
@@ -311,12 +322,20 @@ mod tests {
         let mut level = crate::level::parse_level(&text, "plaza.ron", root).expect("it parses");
         let obstacles = level.obstacles.len();
         let pois = level.points_of_interest.len();
-        level.placed.push(placed(ThingKind::FoodStand, Vec2::new(2.0, 2.0), 0.0));
-        level.placed.push(placed(ThingKind::Bench, Vec2::new(-2.0, 2.0), 0.0));
+        level
+            .placed
+            .push(placed(ThingKind::FoodStand, Vec2::new(2.0, 2.0), 0.0));
+        level
+            .placed
+            .push(placed(ThingKind::Bench, Vec2::new(-2.0, 2.0), 0.0));
         let world = world_level(&level);
         assert_eq!(world.obstacles.len(), obstacles + 2);
         assert_eq!(world.points_of_interest.len(), pois + 3);
         assert_eq!(world.obstacles[..obstacles], level.obstacles[..]);
-        assert_eq!(world_level(&world), world, "expanding twice changes nothing");
+        assert_eq!(
+            world_level(&world),
+            world,
+            "expanding twice changes nothing"
+        );
     }
 }

@@ -475,7 +475,9 @@ impl Checker<'_> {
         let mut others = world.obstacles.clone();
         for (i, p) in level.placed.iter().enumerate() {
             let f = format!("placed[{i}]");
-            if !self.finite2(&format!("{f}.at"), p.at) || !self.finite(&format!("{f}.heading_deg"), p.heading_deg) {
+            if !self.finite2(&format!("{f}.at"), p.at)
+                || !self.finite(&format!("{f}.heading_deg"), p.heading_deg)
+            {
                 continue;
             }
             if let Some(out) = p.extreme_points().into_iter().find(|q| !b.contains(*q)) {

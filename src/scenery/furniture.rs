@@ -130,13 +130,29 @@ pub fn add_obstacle(mesh: &mut ColoredMesh, o: &Obstacle) {
             let (center, half, _) = footprint(&shape);
             let r = half.max_element() * std::f32::consts::SQRT_2;
             mesh.add_cylinder(center, 0.0, h, r, r, 32, pick(&AWNINGS, &o.name) * 0.8);
-            mesh.add_cylinder(center, h, 0.005, r * 0.8, r * 0.8, 32, Vec3::new(0.8, 0.7, 0.45));
+            mesh.add_cylinder(
+                center,
+                h,
+                0.005,
+                r * 0.8,
+                r * 0.8,
+                32,
+                Vec3::new(0.8, 0.7, 0.45),
+            );
         }
         (ObstacleKind::Bollard, shape) => {
             let (center, half, _) = footprint(&shape);
             let r = half.max_element() * std::f32::consts::SQRT_2;
             mesh.add_cylinder(center, 0.0, h, r, r * 0.85, 10, IRON);
-            mesh.add_cylinder(center, h * 0.8, 0.06, r * 1.02, r * 1.02, 10, LAMP_GLOW * 0.7);
+            mesh.add_cylinder(
+                center,
+                h * 0.8,
+                0.06,
+                r * 1.02,
+                r * 1.02,
+                10,
+                LAMP_GLOW * 0.7,
+            );
         }
         (ObstacleKind::LampPost, shape) => {
             let (center, _, _) = footprint(&shape);
@@ -173,15 +189,36 @@ pub fn add_obstacle(mesh: &mut ColoredMesh, o: &Obstacle) {
                         let post = local(center, yaw, Vec2::new(sx * (half.x - 0.05), 0.0));
                         mesh.add_box(post, Vec2::splat(0.04), yaw, 0.0, h, IRON);
                     }
-                    mesh.add_box(center, Vec2::new(half.x, 0.04), yaw, h * 0.45, h * 0.5, Vec3::new(0.1, 0.3, 0.55));
+                    mesh.add_box(
+                        center,
+                        Vec2::new(half.x, 0.04),
+                        yaw,
+                        h * 0.45,
+                        h * 0.5,
+                        Vec3::new(0.1, 0.3, 0.55),
+                    );
                     let face = local(center, yaw, Vec2::new(0.0, 0.05));
-                    mesh.add_box(face, Vec2::new(half.x * 0.85, 0.005), yaw, h * 0.5, h * 0.4, Vec3::new(0.9, 0.88, 0.8));
+                    mesh.add_box(
+                        face,
+                        Vec2::new(half.x * 0.85, 0.005),
+                        yaw,
+                        h * 0.5,
+                        h * 0.4,
+                        Vec3::new(0.9, 0.88, 0.8),
+                    );
                 }
                 ObstacleKind::Stage => {
                     mesh.add_box(center, half, yaw, 0.0, h, WOOD);
                     mesh.add_box(center, half * 0.97, yaw, h, 0.02, WOOD * 1.4);
                     let back = local(center, yaw, Vec2::new(0.0, -half.y + 0.05));
-                    mesh.add_box(back, Vec2::new(half.x, 0.05), yaw, h, 2.2, pick(&AWNINGS, &o.name));
+                    mesh.add_box(
+                        back,
+                        Vec2::new(half.x, 0.05),
+                        yaw,
+                        h,
+                        2.2,
+                        pick(&AWNINGS, &o.name),
+                    );
                 }
                 ObstacleKind::Fountain => {
                     // A square basin.
@@ -235,7 +272,14 @@ fn add_fence(mesh: &mut ColoredMesh, center: Vec2, half: Vec2, yaw: f32, h: f32)
         mesh.add_box(post, Vec2::new(0.04, 0.04), yaw, 0.0, h, IRON);
     }
     for y in [0.35, 0.95] {
-        mesh.add_box(center, Vec2::new(half.x, half.y * 0.6), yaw, h * y - 0.04, 0.08, Vec3::new(0.75, 0.2, 0.12));
+        mesh.add_box(
+            center,
+            Vec2::new(half.x, half.y * 0.6),
+            yaw,
+            h * y - 0.04,
+            0.08,
+            Vec3::new(0.75, 0.2, 0.12),
+        );
     }
 }
 
