@@ -107,9 +107,11 @@ impl Crowd {
         match intent {
             super::story::Intent::Poi(k) => {
                 let k = k as usize;
-                let fits = self.level.points_of_interest.get(k).is_some_and(|p| {
-                    self.poi_occupancy[k].saturating_add(room) <= p.capacity
-                });
+                let fits = self
+                    .level
+                    .points_of_interest
+                    .get(k)
+                    .is_some_and(|p| self.poi_occupancy[k].saturating_add(room) <= p.capacity);
                 if fits {
                     return self.go_to_poi(i, k);
                 }
@@ -132,9 +134,22 @@ impl Crowd {
     pub(super) fn draw_intent(&mut self, i: usize) -> super::story::Intent {
         use super::story::Intent;
         let b = &self.level.crowd.behaviour;
-        let pois: f32 = self.level.points_of_interest.iter().map(|p| p.weight.max(0.0)).sum();
-        let w_poi = if pois > 0.0 { b.linger_weight.max(0.0) } else { 0.0 };
-        let w_path = if self.level.paths.is_empty() { 0.0 } else { b.follow_path_weight.max(0.0) };
+        let pois: f32 = self
+            .level
+            .points_of_interest
+            .iter()
+            .map(|p| p.weight.max(0.0))
+            .sum();
+        let w_poi = if pois > 0.0 {
+            b.linger_weight.max(0.0)
+        } else {
+            0.0
+        };
+        let w_path = if self.level.paths.is_empty() {
+            0.0
+        } else {
+            b.follow_path_weight.max(0.0)
+        };
         let w_stroll = b.stroll_weight.max(0.0);
         let r = self.rand(i) * (w_poi + w_path + w_stroll).max(1e-6);
         if r < w_poi {
@@ -373,7 +388,9 @@ impl Crowd {
         &self.served
     }
 
-    pub(super) fn update_behaviour(&mut self, dt: f32, inputs: &StepInputs) {
+    /// One step of every agent's behaviour; returns the milliseconds the shows took (a part of
+    /// the behaviour phase, reported as `StepTimings::shows_ms`).
+    pub(super) fn update_behaviour(&mut self, dt: f32, inputs: &StepInputs) -> f64 {
         let b = self.level.crowd.behaviour.clone();
         if let Some(d) = inputs.disturbance.filter(|d| d.is_finite()) {
             let r2 = b.disturbance_radius * b.disturbance_radius;
@@ -423,7 +440,9 @@ impl Crowd {
                 }
             }
         }
+        let shows_start = crate::clock::Instant::now();
         self.update_shows(dt, inputs);
+        let shows_ms = shows_start.elapsed().as_secs_f64() * 1000.0;
         self.steer_controlled();
         let hero = inputs.hero_position.filter(|h| h.is_finite());
         for i in 0..self.len() {
@@ -496,5 +515,6 @@ impl Crowd {
                 _ => {}
             }
         }
+        shows_ms
     }
 }
