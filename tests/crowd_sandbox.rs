@@ -75,20 +75,20 @@ fn a_performer_draws_a_ring_that_faces_it_and_leaves_a_walkway() {
         let mut last_side: Vec<Option<bool>> = vec![None; c.len()];
         run(&mut c, 60.0, |c| {
             // A passer crossing the walkway band from one side of the show's axis to the other.
-            for i in 0..c.len() {
+            for (i, last) in last_side.iter_mut().enumerate() {
                 if matches!(c.plan[i], Plan::Watch { .. } | Plan::Perform(_)) {
                     continue;
                 }
                 let d = c.pos[i].distance(centre);
                 if d < walk_in || d > walk_out {
-                    last_side[i] = None;
+                    *last = None;
                     continue;
                 }
                 let side = (c.pos[i] - centre).perp_dot(show.spec.facing) > 0.0;
-                if last_side[i].is_some_and(|s| s != side) {
+                if last.is_some_and(|s| s != side) {
                     crossers.insert(i);
                 }
-                last_side[i] = Some(side);
+                *last = Some(side);
             }
         });
         let s = &c.shows()[0];

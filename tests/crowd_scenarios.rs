@@ -259,6 +259,7 @@ fn same_seed_same_state_whatever_the_thread_count() {
                 hero_velocity: Vec2::ZERO,
                 disturbance: (k == steps / 2).then_some(Vec2::new(0.0, 12.0)),
                 view: None,
+                ..StepInputs::default()
             };
             c.step(DT, &inputs);
         }

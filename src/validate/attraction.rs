@@ -128,7 +128,7 @@ fn faces(c: &Crowd, i: usize, centre: Vec2) -> bool {
     ahead.angle_between(centre - c.pos[i]).abs() < FACING_WITHIN_DEG.to_radians()
 }
 
-pub fn ring(seed: u64, _effort: Effort) -> Ring {
+pub fn ring(seed: u64) -> Ring {
     let mut level = plaza();
     let mut c = Crowd::from_level(&level, PEOPLE, seed);
     let busker = thing(
@@ -155,22 +155,19 @@ pub fn ring(seed: u64, _effort: Effort) -> Ring {
     for s in 0..steps_in(60.0) {
         step(&mut c);
         let mut mat_now = 0;
-        for i in 0..c.len() {
+        for (i, last) in side.iter_mut().enumerate() {
             let d = c.pos[i].distance(centre);
             mat_now += usize::from(d < mat);
-            if matches!(c.plan[i], Plan::Watch { .. } | Plan::Perform(_)) {
-                side[i] = None;
-                continue;
+            // A passer-by in the walkway band, on one side of the show's axis or the other.
+            let passing = !matches!(c.plan[i], Plan::Watch { .. } | Plan::Perform(_))
+                && (walk_in..=walk_out).contains(&d);
+            let now = passing.then(|| (c.pos[i] - centre).perp_dot(show.spec.facing) > 0.0);
+            if let (Some(was), Some(is)) = (*last, now) {
+                if was != is {
+                    crossers.insert(i);
+                }
             }
-            if d < walk_in || d > walk_out {
-                side[i] = None;
-                continue;
-            }
-            let now = (c.pos[i] - centre).perp_dot(show.spec.facing) > 0.0;
-            if side[i].is_some_and(|was| was != now) {
-                crossers.insert(i);
-            }
-            side[i] = Some(now);
+            *last = now;
         }
         on_mat = on_mat.max(mat_now);
         let w = watchers(&c);
@@ -557,7 +554,7 @@ pub fn fence(seed: u64, effort: Effort) -> Reroute {
         .obstacles
         .iter()
         .filter(|o| o.name.starts_with("fence_"))
-        .map(|o| o.shape.clone())
+        .map(|o| o.shape)
         .collect();
     let nav_after = NavGrid::new(c.level());
     // Cut: the way was clear before, and is not with the fences (measured right after the
@@ -849,7 +846,7 @@ pub fn measure(effort: Effort, mut progress: impl FnMut(&str)) -> Outcome {
     let mut queues = Vec::new();
     for &s in seeds {
         progress(&format!("attraction: a performer's ring, seed {s}"));
-        rings.push(ring(s, effort));
+        rings.push(ring(s));
         progress(&format!(
             "attraction: six performers and two food stands, seed {s}"
         ));
