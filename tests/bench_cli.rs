@@ -461,3 +461,39 @@ fn instanced_and_per_person_pictures_agree() {
     ));
     assert!(share < 0.005, "{:.3}% of pixels differ", share * 100.0);
 }
+
+#[test]
+fn headless_sandbox_measures_the_plaza_with_placed_things_beside_the_plain_one() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = headless_run(dir.path(), "20,400", &["--sandbox"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = std::fs::read_to_string(dir.path().join("bench.csv")).expect("csv");
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 5, "{csv}");
+    for (line, prefix) in lines[1..].iter().zip([
+        "full,20,3,",
+        "sandbox,20,3,",
+        "full,400,3,",
+        "sandbox,400,3,",
+    ]) {
+        assert!(line.starts_with(prefix), "{line}");
+    }
+    // Every placement fits the plaza: the variant was not left out.
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("left out"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let level = throng::level::parse_level(
+        &std::fs::read_to_string(project_root().join("levels/plaza.ron")).expect("plaza"),
+        "plaza.ron",
+        &project_root(),
+    )
+    .expect("parses");
+    let with = throng::bench::headless::sandbox_level(&level).expect("the sandbox fits");
+    assert_eq!(with.placed.len(), 14);
+}

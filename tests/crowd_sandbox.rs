@@ -75,20 +75,20 @@ fn a_performer_draws_a_ring_that_faces_it_and_leaves_a_walkway() {
         let mut last_side: Vec<Option<bool>> = vec![None; c.len()];
         run(&mut c, 60.0, |c| {
             // A passer crossing the walkway band from one side of the show's axis to the other.
-            for i in 0..c.len() {
+            for (i, last) in last_side.iter_mut().enumerate() {
                 if matches!(c.plan[i], Plan::Watch { .. } | Plan::Perform(_)) {
                     continue;
                 }
                 let d = c.pos[i].distance(centre);
                 if d < walk_in || d > walk_out {
-                    last_side[i] = None;
+                    *last = None;
                     continue;
                 }
                 let side = (c.pos[i] - centre).perp_dot(show.spec.facing) > 0.0;
-                if last_side[i].is_some_and(|s| s != side) {
+                if last.is_some_and(|s| s != side) {
                     crossers.insert(i);
                 }
-                last_side[i] = Some(side);
+                *last = Some(side);
             }
         });
         let s = &c.shows()[0];
@@ -172,4 +172,176 @@ fn a_thing_placed_in_the_running_game_keeps_everyone_off_it() {
             .count();
         assert_eq!(inside, 0, "frame {frame}: {inside} on the mat");
     }
+}
+
+#[test]
+fn the_share_who_stop_rises_with_the_crowd_already_watching() {
+    use throng::validate::attraction::{
+        bins, drawing_power, power_rise, MIN_ASKED, MIN_POWER_RISE,
+    };
+    let p = drawing_power(throng::validate::Effort::Quick);
+    let bins = bins(&p);
+    for b in &bins {
+        say(&format!(
+            "watching {}..{}: {} of {} stopped ({:.3}; model {:.3})",
+            b.low,
+            b.high,
+            b.stopped,
+            b.asked,
+            b.share(),
+            b.model
+        ));
+    }
+    let filled: Vec<_> = bins.iter().filter(|b| b.asked >= MIN_ASKED).collect();
+    assert!(
+        filled.len() >= 4,
+        "decisions in at least four bins: {bins:?}"
+    );
+    // Each filled bin follows the level's curve, within three binomial errors.
+    for b in &filled {
+        let (low, high) = b.band();
+        assert!(
+            (low..=high).contains(&b.share()),
+            "bin {}..{}: {} outside {low}..{high}",
+            b.low,
+            b.high,
+            b.share()
+        );
+    }
+    let rise = power_rise(&bins);
+    assert!(rise >= MIN_POWER_RISE, "the share rose by {rise}");
+    // Nobody watching, about the curve's 4 %; the top filled bin, several times that.
+    assert!(
+        filled[0].low == 0 && filled[0].share() < 0.1,
+        "{:?}",
+        filled[0]
+    );
+    assert!(filled[filled.len() - 1].share() > 3.0 * filled[0].share().max(0.01));
+}
+
+#[test]
+fn a_fence_across_a_busy_street_reroutes_walkers_within_2_s_and_its_removal_restores_them() {
+    use throng::validate::attraction::{fence, MIN_STRAIGHT_AGAIN, REROUTE_WITHIN_S};
+    for seed in [1u64, 2] {
+        let r = fence(seed, throng::validate::Effort::Quick);
+        say(&format!("seed {seed}: {r:?}"));
+        assert!(r.cut >= 5, "the fences cut someone's way: {}", r.cut);
+        assert!(r.rerouted_s <= REROUTE_WITHIN_S, "{} s", r.rerouted_s);
+        assert_eq!(r.inside, 0, "nobody stands inside a fence");
+        assert!(r.could_go_straight >= 1);
+        assert!(
+            r.straight_again >= MIN_STRAIGHT_AGAIN,
+            "{}",
+            r.straight_again
+        );
+    }
+}
+
+/// Places, moves and removes things on a running crowd: the hash after each stage.
+fn scripted_session(threads: usize) -> Vec<u64> {
+    use throng::validate::attraction::{fence_line, place, stands, thing as placed};
+    let mut level = plaza();
+    let mut c = Crowd::from_level(&level, 600, 5);
+    c.set_threads(Some(threads));
+    let mut hashes = Vec::new();
+    let mut things = vec![placed(
+        "busker",
+        ThingKind::Performer,
+        Vec2::new(0.0, 28.0),
+        180.0,
+    )];
+    things.extend(stands());
+    things.extend(fence_line());
+    place(&mut level, things).expect("the session's things fit");
+    c.set_placed(&level);
+    run(&mut c, 4.0, |_| {});
+    hashes.push(c.state_hash());
+    // The busker moves 6 m east; then the open stand goes.
+    let mut moved = level.clone();
+    moved.placed.retain(|p| p.name != "busker");
+    let busker = placed("busker", ThingKind::Performer, Vec2::new(6.0, 28.0), 180.0);
+    throng::crowd::placing::check_fit(&moved, &busker).expect("the new spot is free");
+    moved.placed.push(busker);
+    c.set_placed(&moved);
+    run(&mut c, 3.0, |_| {});
+    hashes.push(c.state_hash());
+    moved.placed.retain(|p| p.name != "stand_open");
+    c.set_placed(&moved);
+    run(&mut c, 3.0, |_| {});
+    hashes.push(c.state_hash());
+    hashes
+}
+
+#[test]
+fn a_scripted_sandbox_session_gives_the_same_bits_on_1_2_and_8_threads() {
+    let one = scripted_session(1);
+    assert_eq!(one.len(), 3);
+    assert!(
+        one.windows(2).all(|w| w[0] != w[1]),
+        "the crowd moved: {one:?}"
+    );
+    for threads in [2, 8] {
+        assert_eq!(scripted_session(threads), one, "{threads} threads");
+    }
+}
+
+#[test]
+fn a_queue_line_bends_round_a_fence_and_no_place_or_queuer_is_in_an_obstacle() {
+    use throng::crowd::BODY_RADIUS;
+    use throng::validate::attraction::{busy, busy_seconds, place, sharpest_turn, stands};
+    let mut level = plaza();
+    let mut c = Crowd::from_level(&level, 200, 1);
+    place(&mut level, stands()).expect("the stands fit");
+    c.set_placed(&level);
+    let k = |name: &str| {
+        c.level()
+            .points_of_interest
+            .iter()
+            .position(|p| p.name == name)
+            .expect("queue")
+    };
+    let (open, bent) = (
+        &c.queue_lines()[k("stand_open queue")],
+        &c.queue_lines()[k("stand_bent queue")],
+    );
+    let full = throng::level::sandbox::STAND_QUEUE as usize;
+    assert_eq!(
+        (open.len(), bent.len()),
+        (full, full),
+        "both lines have every place"
+    );
+    assert!(
+        sharpest_turn(open) < 1.0,
+        "the open line runs straight: {open:?}"
+    );
+    assert!(sharpest_turn(bent) >= 30.0, "the line bends: {bent:?}");
+    // The bent line gets past the fence's end instead of stopping at it.
+    let fence = Vec2::new(20.0, -25.6);
+    assert!(
+        bent.iter()
+            .any(|p| (p.x - fence.x).abs() > 1.5 + BODY_RADIUS),
+        "{bent:?}"
+    );
+    for p in open.iter().chain(bent.iter()) {
+        for o in &c.level().obstacles {
+            let (d, _) = o.shape.signed_distance(*p);
+            assert!(d >= BODY_RADIUS, "place {p} is {d} m from {}", o.name);
+        }
+    }
+    // On the busy plaza (six performers too), both stands serve and nobody in a queue stands
+    // in an obstacle.
+    let (_, q) = busy(1, busy_seconds(throng::validate::Effort::Quick));
+    say(&format!("{q:?}"));
+    assert_eq!(q.places_in_obstacles, 0);
+    assert_eq!(q.people_in_obstacles, 0);
+    assert!(
+        q.served.iter().all(|&s| s >= 1),
+        "both stands served: {:?}",
+        q.served
+    );
+    assert!(
+        q.max_len.iter().all(|&m| (1..=full).contains(&m)),
+        "{:?}",
+        q.max_len
+    );
 }

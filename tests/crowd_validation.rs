@@ -110,6 +110,30 @@ fn evacuation_takes_longer_with_fewer_exits_and_nobody_is_left() {
 }
 
 #[test]
+fn the_sandbox_shows_fence_and_queues_meet_their_targets() {
+    let rows = check("attraction");
+    // One seed in quick: a row of each ring measure, six drawing-power bins and the trend, the
+    // fence's four measures and the queues' per-stand rows.
+    for test in [
+        "attraction_ring_facing",
+        "attraction_ring_distance",
+        "attraction_ring_on_mat",
+        "attraction_ring_walkway_watchers",
+        "attraction_ring_walkway_crossers",
+        "attraction_drawing_power_trend",
+        "attraction_fence_reroute_time",
+        "attraction_fence_reroute_inside",
+        "attraction_fence_reroute_straight_again",
+        "attraction_queue_bent_turn",
+        "attraction_queue_places_in_obstacles",
+    ] {
+        assert_eq!(measured(&rows, test).len(), 1, "{test}");
+    }
+    assert_eq!(measured(&rows, "attraction_drawing_power").len(), 6);
+    assert!(measured(&rows, "attraction_drawing_power_trend")[0] > 0.0);
+}
+
+#[test]
 fn the_command_writes_the_table_the_csv_and_the_plots() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_throng"))

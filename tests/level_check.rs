@@ -68,7 +68,7 @@ const BROKEN: &[(&str, &str, &str, &[&str])] = &[
         "{dir}/comma.ron:3:34: bounds: expected a comma before `max`",
     ]),
     ("kind.ron", "kind: Fountain", "kind: Fontain", &[
-        "{dir}/kind.ron:5:41: obstacles[0].kind: unknown value `Fontain`; allowed: Fountain, Bench, Kiosk, Tree, LampPost, Building, Wall",
+        "{dir}/kind.ron:5:41: obstacles[0].kind: unknown value `Fontain`; allowed: Fountain, Bench, Kiosk, Tree, LampPost, Building, Wall, Mat, Fence, Bollard, Planter, InformationBoard, Stage",
     ]),
     // Validation reports every wrong field, one line each, in the file's order of sections.
     ("three.ron", "radius: 3.0", "radius: -3.0", &[

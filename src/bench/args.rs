@@ -104,6 +104,11 @@ pub struct BenchArgs {
     /// variant measured headless.
     #[arg(long)]
     pub no_sim_lod: bool,
+    /// Headless: also measure the level with the sandbox's placed things added (two performers,
+    /// two food stands, ten fences; each checked to fit), everyone steered every step:
+    /// variant `sandbox`, against `full` on the plain level in the same run.
+    #[arg(long)]
+    pub sandbox: bool,
     /// Folder for bench.csv, bench.json (where and how it was measured), bench.png and the
     /// last frame of each run.
     #[arg(long, default_value = "bench-out")]

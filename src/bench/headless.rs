@@ -7,7 +7,8 @@ use super::report::{sim_csv, SimRow, SimSamples};
 use super::{bench_game, camera_for_frame, timed_cpu_frame, Machine, PackedCrowd, BENCH_ASPECT};
 use crate::clock::Instant;
 use crate::game::{Game, SimViewPolicy};
-use crate::level::Level;
+use crate::level::{Level, Placed, ThingKind};
+use glam::Vec2;
 
 /// The simulation variants the headless benchmark compares in one run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,6 +17,9 @@ pub enum SimVariant {
     Full,
     /// People the camera cannot see steered every 4th step.
     SimLod,
+    /// Everyone steered every step, on the level with `sandbox_things` placed: shows, queues
+    /// and fences on top of the plain crowd (`--sandbox`).
+    Sandbox,
 }
 
 impl SimVariant {
@@ -23,8 +27,75 @@ impl SimVariant {
         match self {
             SimVariant::Full => "full",
             SimVariant::SimLod => "sim-lod",
+            SimVariant::Sandbox => "sandbox",
         }
     }
+}
+
+/// What the sandbox variant places: two performers facing the fountain from north and south,
+/// two food stands, and ten fences as two lines of crowd barriers in the square (one across
+/// the north-south path, so walkers route round it).
+pub fn sandbox_things() -> Vec<Placed> {
+    let thing = |name: String, kind, at: Vec2, heading_deg| Placed {
+        name,
+        kind,
+        at,
+        heading_deg,
+    };
+    let mut things = vec![
+        thing(
+            "performer_south".into(),
+            ThingKind::Performer,
+            Vec2::new(0.0, 28.0),
+            180.0,
+        ),
+        thing(
+            "performer_north".into(),
+            ThingKind::Performer,
+            Vec2::new(0.0, -28.0),
+            0.0,
+        ),
+        thing(
+            "stand_west".into(),
+            ThingKind::FoodStand,
+            Vec2::new(-20.0, -30.0),
+            0.0,
+        ),
+        thing(
+            "stand_east".into(),
+            ThingKind::FoodStand,
+            Vec2::new(20.0, -30.0),
+            0.0,
+        ),
+    ];
+    for k in 0..5 {
+        let x = 20.0 + 3.0 * k as f32;
+        things.push(thing(
+            format!("fence_e{k}"),
+            ThingKind::Fence,
+            Vec2::new(x, 15.0),
+            0.0,
+        ));
+        things.push(thing(
+            format!("fence_w{k}"),
+            ThingKind::Fence,
+            Vec2::new(-x, -15.0),
+            0.0,
+        ));
+    }
+    things
+}
+
+/// `level` with `sandbox_things` placed, each checked with `check_fit` as the build toolbar
+/// does; the first that does not fit is the error.
+pub fn sandbox_level(level: &Level) -> Result<Level, String> {
+    let mut with = level.clone();
+    for t in sandbox_things() {
+        crate::crowd::placing::check_fit(&with, &t)
+            .map_err(|m| format!("the sandbox's `{}` does not fit this level: {m}", t.name))?;
+        with.placed.push(t);
+    }
+    Ok(with)
 }
 
 /// What the headless benchmark measured, and what it expected to take.
@@ -33,7 +104,23 @@ pub struct HeadlessRun {
     pub estimated_ms: f64,
 }
 
-fn variant_game(level: &Level, agents: u32, seed: u64, variant: SimVariant) -> Game {
+/// The plain level and, when the sandbox variant runs, the level with its things placed.
+struct Levels<'a> {
+    plain: &'a Level,
+    sandbox: Option<Level>,
+}
+
+impl Levels<'_> {
+    fn of(&self, variant: SimVariant) -> &Level {
+        match (variant, &self.sandbox) {
+            (SimVariant::Sandbox, Some(l)) => l,
+            _ => self.plain,
+        }
+    }
+}
+
+fn variant_game(levels: &Levels, agents: u32, seed: u64, variant: SimVariant) -> Game {
+    let level = levels.of(variant);
     let mut game = bench_game(level, agents, seed);
     game.sim_view_policy = (variant == SimVariant::SimLod).then_some(SimViewPolicy {
         aspect: BENCH_ASPECT,
@@ -56,9 +143,10 @@ fn frame(
 
 /// Mean frame time (ms) of `variant` at `agents` (one frame to settle, then three timed), and
 /// what setting the run up took.
-fn calibrate(level: &Level, seed: u64, variant: SimVariant, agents: u32) -> (f64, f64) {
+fn calibrate(levels: &Levels, seed: u64, variant: SimVariant, agents: u32) -> (f64, f64) {
+    let level = levels.plain;
     let setup_start = Instant::now();
-    let mut game = variant_game(level, agents, seed, variant);
+    let mut game = variant_game(levels, agents, seed, variant);
     let setup = setup_start.elapsed().as_secs_f64() * 1000.0;
     let mut packed = PackedCrowd::default();
     let mut sum = 0.0;
@@ -72,11 +160,24 @@ fn calibrate(level: &Level, seed: u64, variant: SimVariant, agents: u32) -> (f64
 }
 
 pub fn run_headless(args: &BenchArgs, level: &Level) -> HeadlessRun {
-    let variants: &[SimVariant] = if args.no_sim_lod {
-        &[SimVariant::Full]
-    } else {
-        &[SimVariant::Full, SimVariant::SimLod]
+    let mut variants = vec![SimVariant::Full];
+    if !args.no_sim_lod {
+        variants.push(SimVariant::SimLod);
+    }
+    let mut levels = Levels {
+        plain: level,
+        sandbox: None,
     };
+    if args.sandbox {
+        match sandbox_level(level) {
+            Ok(l) => {
+                levels.sandbox = Some(l);
+                variants.push(SimVariant::Sandbox);
+            }
+            Err(e) => eprintln!("bench: --sandbox: {e}; the sandbox variant is left out"),
+        }
+    }
+    let levels = &levels;
     let machine = Machine::here();
     let (warmup, frames) = (args.warmup(), args.frames());
     let total = warmup + frames;
@@ -84,8 +185,8 @@ pub fn run_headless(args: &BenchArgs, level: &Level) -> HeadlessRun {
     let models: Vec<RunCost> = variants
         .iter()
         .map(|&v| {
-            let (frame_small, setup_small) = calibrate(level, args.seed, v, small);
-            let (frame_large, setup_large) = calibrate(level, args.seed, v, large);
+            let (frame_small, setup_small) = calibrate(levels, args.seed, v, small);
+            let (frame_large, setup_large) = calibrate(levels, args.seed, v, large);
             RunCost {
                 frame: CostModel::fit((small, frame_small), (large, frame_large)),
                 setup: CostModel::fit((small, setup_small), (large, setup_large)),
@@ -97,8 +198,8 @@ pub fn run_headless(args: &BenchArgs, level: &Level) -> HeadlessRun {
     let mut rows = Vec::new();
     let mut packed = PackedCrowd::default();
     for &agents in args.sizes() {
-        for &variant in variants {
-            let mut game = variant_game(level, agents, args.seed, variant);
+        for &variant in &variants {
+            let mut game = variant_game(levels, agents, args.seed, variant);
             let mut s = SimSamples::default();
             for i in 0..total {
                 let (sim, cull, visible) = frame(&mut game, level, (i, total), &mut packed);

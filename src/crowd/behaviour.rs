@@ -388,7 +388,9 @@ impl Crowd {
         &self.served
     }
 
-    pub(super) fn update_behaviour(&mut self, dt: f32, inputs: &StepInputs) {
+    /// One step of every agent's behaviour; returns the milliseconds the shows took (a part of
+    /// the behaviour phase, reported as `StepTimings::shows_ms`).
+    pub(super) fn update_behaviour(&mut self, dt: f32, inputs: &StepInputs) -> f64 {
         let b = self.level.crowd.behaviour.clone();
         if let Some(d) = inputs.disturbance.filter(|d| d.is_finite()) {
             let r2 = b.disturbance_radius * b.disturbance_radius;
@@ -438,7 +440,9 @@ impl Crowd {
                 }
             }
         }
+        let shows_start = crate::clock::Instant::now();
         self.update_shows(dt, inputs);
+        let shows_ms = shows_start.elapsed().as_secs_f64() * 1000.0;
         self.steer_controlled();
         let hero = inputs.hero_position.filter(|h| h.is_finite());
         for i in 0..self.len() {
@@ -511,5 +515,6 @@ impl Crowd {
                 _ => {}
             }
         }
+        shows_ms
     }
 }

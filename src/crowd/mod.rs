@@ -128,6 +128,8 @@ pub struct StepTimings {
     pub grid_ms: f64,
     pub plan_ms: f64,
     pub behaviour_ms: f64,
+    /// The shows' part of `behaviour_ms`: performers, passers-by deciding, audiences.
+    pub shows_ms: f64,
     pub steering_ms: f64,
     /// Integration, non-overlap, hero, obstacles and bounds.
     pub constraints_ms: f64,
@@ -759,7 +761,7 @@ impl Crowd {
         t.grid_ms = lap(&mut since);
         self.plan_routes();
         t.plan_ms = lap(&mut since);
-        self.update_behaviour(dt, inputs);
+        t.shows_ms = self.update_behaviour(dt, inputs);
         self.update_formations();
         t.behaviour_ms = lap(&mut since);
         let mut sorted = std::mem::take(&mut self.sorted);

@@ -32,6 +32,14 @@ pub struct RouteScratch {
 /// Clearance kept from obstacle edges when routing (metres): a body radius and a little air.
 const CLEARANCE: f32 = 0.45;
 
+/// Half a shape's smallest width: a box's smaller half extent, a circle's radius.
+fn thinnest_half(s: &Shape) -> f32 {
+    match s {
+        Shape::Circle { radius, .. } => *radius,
+        Shape::Box { half_extents, .. } => half_extents.min_element(),
+    }
+}
+
 impl NavGrid {
     pub fn new(level: &Level) -> Self {
         let cell = 1.0;
@@ -41,6 +49,15 @@ impl NavGrid {
         let shapes: Vec<Shape> = level.obstacles.iter().map(|o| o.shape).collect();
         let mut blocked = vec![false; cols * rows];
         for s in &shapes {
+            // A shape thinner than a cell can lie between two rows of cell centres without
+            // coming within CLEARANCE of either (a placed 10 cm fence on a cell boundary is
+            // 0.45 m from both): routes then ran straight through it. Such a shape blocks every
+            // cell whose centre it comes within half a cell of, so no search crosses it.
+            let reach = if thinnest_half(s) < 0.5 * cell - CLEARANCE + 0.02 {
+                CLEARANCE.max(0.5 * cell + 0.01)
+            } else {
+                CLEARANCE
+            };
             let c = s.center();
             let r = s.bounding_radius() + CLEARANCE + cell;
             let lo = ((c - Vec2::splat(r) - level.bounds.min) / cell)
@@ -50,7 +67,7 @@ impl NavGrid {
             for y in lo.y as usize..(hi.y as usize).min(rows) {
                 for x in lo.x as usize..(hi.x as usize).min(cols) {
                     let p = level.bounds.min + Vec2::new(x as f32 + 0.5, y as f32 + 0.5) * cell;
-                    if s.signed_distance(p).0 < CLEARANCE {
+                    if s.signed_distance(p).0 < reach {
                         blocked[y * cols + x] = true;
                     }
                 }
@@ -278,5 +295,41 @@ impl NavGrid {
             k = far + 1;
         }
         Some(route)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::{Placed, ThingKind};
+
+    /// A placed fence (10 cm thick) lying exactly on a cell boundary came 0.45 m from both
+    /// rows of cell centres, no nearer than the clearance: A* walked through it.
+    #[test]
+    fn a_route_goes_round_a_thin_fence_on_a_cell_boundary() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let text = include_str!("../../levels/plaza.ron");
+        let mut level = crate::level::parse_level(text, "plaza.ron", root).expect("plaza");
+        level.placed.push(Placed {
+            name: "fence".into(),
+            kind: ThingKind::Fence,
+            at: Vec2::new(0.0, -76.0),
+            heading_deg: 0.0,
+        });
+        let nav = NavGrid::new(&crate::level::sandbox::world_level(&level));
+        let (a, b) = (Vec2::new(0.3, -79.0), Vec2::new(0.3, -73.0));
+        assert!(!nav.clear_line(a, b), "the fence is in the way");
+        let route = nav
+            .route(a, b, &mut RouteScratch::default())
+            .expect("a way round");
+        let mut from = a;
+        for &w in &route {
+            assert!(
+                nav.clear_line(from, w),
+                "leg {from} -> {w} crosses the fence: {route:?}"
+            );
+            from = w;
+        }
+        assert!(route.len() >= 2, "{route:?}");
     }
 }

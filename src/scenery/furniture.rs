@@ -89,6 +89,14 @@ fn footprint(shape: &Shape) -> (Vec2, Vec2, f32) {
     }
 }
 
+/// The largest disc inside a shape, round its centre: round things drawn on a box stay in it.
+fn disc_radius(shape: &Shape) -> f32 {
+    match *shape {
+        Shape::Circle { radius, .. } => radius,
+        Shape::Box { half_extents, .. } => half_extents.min_element(),
+    }
+}
+
 pub fn add_obstacle(mesh: &mut ColoredMesh, o: &Obstacle) {
     let h = effective_height(o);
     match (o.kind, o.shape) {
@@ -127,8 +135,7 @@ pub fn add_obstacle(mesh: &mut ColoredMesh, o: &Obstacle) {
             );
         }
         (ObstacleKind::Mat, shape) => {
-            let (center, half, _) = footprint(&shape);
-            let r = half.max_element() * std::f32::consts::SQRT_2;
+            let (center, r) = (shape.center(), disc_radius(&shape));
             mesh.add_cylinder(center, 0.0, h, r, r, 32, pick(&AWNINGS, &o.name) * 0.8);
             mesh.add_cylinder(
                 center,
@@ -141,8 +148,7 @@ pub fn add_obstacle(mesh: &mut ColoredMesh, o: &Obstacle) {
             );
         }
         (ObstacleKind::Bollard, shape) => {
-            let (center, half, _) = footprint(&shape);
-            let r = half.max_element() * std::f32::consts::SQRT_2;
+            let (center, r) = (shape.center(), disc_radius(&shape));
             mesh.add_cylinder(center, 0.0, h, r, r * 0.85, 10, IRON);
             mesh.add_cylinder(
                 center,

@@ -107,6 +107,7 @@ mod tests {
                 times: Vec::new(),
                 order: Vec::new(),
             },
+            attraction: None,
         }
     }
 

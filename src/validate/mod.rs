@@ -4,6 +4,7 @@
 //! assert every target.
 
 pub mod arena;
+pub mod attraction;
 pub mod bottleneck;
 pub mod cli;
 pub mod counterflow;
@@ -116,6 +117,8 @@ pub struct Report {
     pub fundamental_starts: Vec<fundamental::Point>,
     pub bottleneck: Vec<bottleneck::Outcome>,
     pub counterflow: counterflow::Outcome,
+    /// The sandbox on the plaza (shows, a fence, queues), when it ran.
+    pub attraction: Option<attraction::Outcome>,
 }
 
 impl Report {
@@ -129,12 +132,13 @@ impl Report {
 }
 
 /// The scenario groups, in the order they run and can be picked by `only`.
-pub const SCENARIOS: [&str; 5] = [
+pub const SCENARIOS: [&str; 6] = [
     "fundamental_diagram",
     "bottleneck",
     "counterflow",
     "walkers",
     "evacuation",
+    "attraction",
 ];
 
 /// Runs the scenarios (all, or those named in `only`) at 60 Hz, telling `progress` what starts.
@@ -210,6 +214,12 @@ fn run_scenarios(effort: Effort, only: &[String], mut progress: impl FnMut(&str)
         let half = evacuation::measure(2, effort, seed);
         rows.extend(evacuation::rows(&all, &half));
     }
+    let mut attraction = None;
+    if wanted("attraction") {
+        let outcome = attraction::measure(effort, &mut progress);
+        rows.extend(attraction::rows(&outcome));
+        attraction = Some(outcome);
+    }
     Report {
         effort,
         rows,
@@ -217,6 +227,7 @@ fn run_scenarios(effort: Effort, only: &[String], mut progress: impl FnMut(&str)
         fundamental_starts,
         bottleneck,
         counterflow,
+        attraction,
     }
 }
 

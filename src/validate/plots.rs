@@ -4,7 +4,7 @@
 use crate::chart::{At, Axis, Band, Chart, Marker, RefLine, Scale, Series, PALETTE};
 
 use super::arena::Arrangement;
-use super::{bottleneck, counterflow, fundamental, Report};
+use super::{attraction, bottleneck, counterflow, fundamental, Report};
 
 pub fn fundamental_diagram(r: &Report) -> Chart {
     let curve: Vec<(f64, f64)> = (1..=54)
@@ -140,6 +140,64 @@ pub fn lane_order(r: &Report) -> Chart {
     chart
 }
 
+/// The share of passers-by who stopped at a performer against the audience already watching:
+/// the crowd's tally per bin (at the bin's mean count) over the level's `show_stop` curve, with
+/// Milgram, Bickman & Berkowitz's two stimulus crowds (1 and 15 looking up) for reference.
+pub fn drawing_power(o: &attraction::Outcome) -> Chart {
+    let p = &o.power;
+    // The tally's last bin holds 40 and more.
+    let top = 42.0;
+    let mut chart = Chart::new(
+        "Drawing power: passers-by who stop at a performer",
+        Axis::new("people already watching", Scale::linear(0.0, top)),
+        Axis::new("share who stop", Scale::linear(0.0, 0.6)),
+    );
+    chart.subtitle = format!(
+        "six performers on the plaza, {} people, {} seed(s) x {:.0} s; decisions only while the rings had room",
+        attraction::PEOPLE,
+        p.seeds,
+        p.seconds
+    );
+    let curve: Vec<(f64, f64)> = (0..=top as u32)
+        .map(|n| (n as f64, p.curve.chance(n) as f64))
+        .collect();
+    chart.series.push(Series::line(
+        "model: crowd.behaviour.show_stop",
+        curve,
+        PALETTE[0],
+    ));
+    // Each bin at the mean count of its decisions.
+    let measured: Vec<(f64, f64)> = attraction::bins(p)
+        .iter()
+        .filter(|b| b.asked > 0)
+        .map(|b| {
+            let hi = (b.high as usize).min(p.power.asked.len() - 1);
+            let (mut n, mut w) = (0.0, 0.0);
+            for k in b.low as usize..=hi {
+                n += k as f64 * p.power.asked[k] as f64;
+                w += p.power.asked[k] as f64;
+            }
+            (n / w.max(1.0), b.share() as f64)
+        })
+        .collect();
+    chart.series.push(
+        Series::line(
+            "Throng (binned 0, 1-2, 3-5, 6-10, 11-20, 21+)",
+            measured,
+            PALETTE[1],
+        )
+        .with_marker(Marker::Circle),
+    );
+    chart.series.push(Series::points(
+        "Milgram et al. 1969 (stopped)",
+        vec![(1.0, 0.04), (15.0, 0.40)],
+        PALETTE[2],
+        Marker::Square,
+    ));
+    chart.legend = crate::chart::LegendCorner::BottomRight;
+    chart
+}
+
 /// The plots with their file names, for the scenarios that ran.
 pub fn all(r: &Report) -> Vec<(&'static str, Chart)> {
     let mut out = Vec::new();
@@ -151,6 +209,9 @@ pub fn all(r: &Report) -> Vec<(&'static str, Chart)> {
     }
     if !r.counterflow.times.is_empty() {
         out.push(("lane_order.png", lane_order(r)));
+    }
+    if let Some(a) = &r.attraction {
+        out.push(("drawing_power.png", drawing_power(a)));
     }
     out
 }
