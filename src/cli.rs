@@ -114,6 +114,10 @@ pub struct PlayArgs {
     /// same picture every run.
     #[arg(long)]
     pub paused: bool,
+    /// Run the simulation this many seconds (0 to 3600) before the first frame, without
+    /// drawing: start with the shows, queues and crowds of a plaza that has been open a while.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_sim_ahead)]
+    pub sim_ahead: Option<f64>,
     /// Drive the mouse (and press keys) from a script instead of the real ones, for tests:
     /// commands such as "3 move 200 164; 4 down left; 5-20 move 200 164 300 164; 21 up left;
     /// 25 key ctrl+s" (see `app/input_script.rs`).
@@ -156,6 +160,15 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
         Ok(v) if v.is_finite() && v > 0.0 && v <= 86_400.0 => Ok(v),
         _ => Err(format!(
             "`{s}` is not a number of seconds; allowed: more than 0, at most 86400"
+        )),
+    }
+}
+
+fn parse_sim_ahead(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && (0.0..=3600.0).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "`{s}` is not a number of seconds; allowed: 0 to 3600"
         )),
     }
 }

@@ -66,7 +66,7 @@ const CASES: &[(&str, &str, &str)] = &[
         "levels/broken.ron:18:16: crowd.count: expected a whole number 0 or more",
     ),
     ("kind: Fountain", "kind: Fontain", 
-        "levels/broken.ron:5:41: obstacles[0].kind: unknown value `Fontain`; allowed: Fountain, Bench, Kiosk, Tree, LampPost, Building, Wall",
+        "levels/broken.ron:5:41: obstacles[0].kind: unknown value `Fontain`; allowed: Fountain, Bench, Kiosk, Tree, LampPost, Building, Wall, Mat, Fence, Bollard, Planter, InformationBoard, Stage",
     ),
     ("capacity: 5,", "capacity: 5.5,", 
         "levels/broken.ron:9:70: points_of_interest[0].capacity: expected a whole number, found a decimal",

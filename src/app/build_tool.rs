@@ -96,7 +96,10 @@ impl BuildTool {
         let (clicked, bar) = build_bar::draw_bar(f.screen, self.held, &f.pointer);
         covered.push(bar);
         for key in f.keys.iter().filter(|k| !k.mods.ctrl) {
-            if let Some(k) = super::input_events::DIGIT_KEYS.iter().position(|c| *c == key.code) {
+            if let Some(k) = super::input_events::DIGIT_KEYS
+                .iter()
+                .position(|c| *c == key.code)
+            {
                 self.take(game, ThingKind::ALL[k]);
             } else if key.code == KeyCode::R && self.held.is_some() {
                 let step = if key.mods.shift {

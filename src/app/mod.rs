@@ -160,6 +160,13 @@ impl Session {
             game.slide_perf_panel(true);
             let _ = game.motion.finish(&crate::game::Motion::PerfPanel);
         }
+        if let Some(seconds) = args.sim_ahead {
+            // Whole world steps, the camera left where the level starts it.
+            let step = 1.0 / crate::game::SIM_RATE;
+            for _ in 0..(seconds / step).round() as u64 {
+                game.frame(step, &FrameInput::default());
+            }
+        }
         if args.paused {
             game.frame(
                 0.0,

@@ -119,7 +119,8 @@ pub struct SimRow {
     /// Wall-clock nanoseconds per agent per step (median step / agents).
     pub ns_per_agent: f64,
     /// Phase medians, in `PHASES` order.
-    pub phase_ms: [f64; 6],
+    /// grid, plan, behaviour, steering, constraints, animation, and the shows' part of behaviour.
+    pub phase_ms: [f64; 7],
     pub sweeps_median: f64,
     pub steered_median: f64,
     pub cull_pack_ms_median: f64,
@@ -130,22 +131,23 @@ pub struct SimRow {
 }
 
 /// The simulation's phases, as named in the CSV and the table.
-pub const PHASES: [&str; 6] = [
+pub const PHASES: [&str; 7] = [
     "grid",
     "plan",
     "behaviour",
     "steering",
     "constraints",
     "animation",
+    "shows",
 ];
 
-pub const SIM_CSV_HEADER: &str = "variant,agents,frames,step_ms_median,step_ms_p95,ns_per_agent,grid_ms,plan_ms,behaviour_ms,steering_ms,constraints_ms,animation_ms,sweeps,steered,cull_pack_ms,visible,close_pairs,cores,threads,simd,commit";
+pub const SIM_CSV_HEADER: &str = "variant,agents,frames,step_ms_median,step_ms_p95,ns_per_agent,grid_ms,plan_ms,behaviour_ms,steering_ms,constraints_ms,animation_ms,shows_ms,sweeps,steered,cull_pack_ms,visible,close_pairs,cores,threads,simd,commit";
 
 /// Per-frame samples of one headless run.
 #[derive(Debug, Default)]
 pub struct SimSamples {
     step: Vec<f64>,
-    phases: [Vec<f64>; 6],
+    phases: [Vec<f64>; 7],
     sweeps: Vec<f64>,
     steered: Vec<f64>,
     cull: Vec<f64>,
@@ -168,6 +170,7 @@ impl SimSamples {
             t.steering_ms,
             t.constraints_ms,
             t.animation_ms,
+            t.shows_ms,
         ];
         for (v, ms) in self.phases.iter_mut().zip(phases) {
             v.push(ms);
