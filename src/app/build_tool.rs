@@ -45,12 +45,18 @@ fn snap(v: f32) -> f32 {
     (v / SNAP).round() * SNAP
 }
 
-/// The first free name `kind_N` in the level's placed things.
+/// The first name `kind_N` no element of the level has (placed things, obstacles, points of
+/// interest), so messages about it name one thing.
 fn fresh_name(level: &Level, kind: ThingKind) -> String {
     let base = kind.label().replace(' ', "_");
+    let taken = |name: &str| {
+        level.placed.iter().any(|p| p.name == name)
+            || level.obstacles.iter().any(|o| o.name == name)
+            || level.points_of_interest.iter().any(|p| p.name == name)
+    };
     (1..)
         .map(|n| format!("{base}_{n}"))
-        .find(|name| level.placed.iter().all(|p| &p.name != name))
+        .find(|name| !taken(name))
         .unwrap_or(base)
 }
 

@@ -136,13 +136,20 @@ impl LevelTools {
                 }
                 Ok(s) => {
                     watcher.own_write(s.text);
-                    let placed = match s.placed_changes {
-                        0 => String::new(),
-                        n => format!(" and {n} placed-thing changes"),
+                    let plural = |n: usize, one: &str, many: &str| {
+                        format!("{n} {}", if n == 1 { one } else { many })
+                    };
+                    let what = match (s.numbers, s.placed_changes) {
+                        (n, 0) => plural(n, "changed number", "changed numbers"),
+                        (0, p) => plural(p, "placed-thing change", "placed-thing changes"),
+                        (n, p) => format!(
+                            "{} and {}",
+                            plural(n, "changed number", "changed numbers"),
+                            plural(p, "placed-thing change", "placed-thing changes")
+                        ),
                     };
                     format!(
-                        "saved {} changed numbers{placed} to {} (the file before is {})",
-                        s.numbers,
+                        "saved {what} to {} (the file before is {})",
                         watcher.path().display(),
                         s.backup.display()
                     )

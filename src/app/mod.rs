@@ -432,6 +432,51 @@ impl Session {
         }
     }
 
+    /// The sandbox's share of the overlays: the build toolbar and its ghost (build mode), the
+    /// shows and queues layer of the level overlay, the selected person's rings.
+    fn draw_sandbox(
+        &mut self,
+        panels: crate::settings::Panels,
+        pointer: Pointer,
+        screen: glam::Vec2,
+        covered: &mut Vec<Rect>,
+    ) {
+        let ui_size = screen;
+        let view_proj = self
+            .game
+            .camera
+            .view_projection(ui_size.x / ui_size.y.max(1.0));
+        if panels.build {
+            let frame = build_tool::BuildFrame {
+                pointer,
+                screen: ui_size,
+                keys: self.reader.key_presses(),
+                view_proj,
+            };
+            if let Some(text) = self
+                .build
+                .frame(&mut self.game, &mut self.tools, &frame, covered)
+            {
+                self.note(text, EDIT_NOTE);
+            }
+        } else if self.build.holds() {
+            self.build.close(&mut self.game);
+        }
+        if panels.level_overlay {
+            crate::ui::show_overlay::draw(
+                &self.game.agents,
+                &view_proj,
+                ui_size,
+                &self.panel_rects,
+            );
+        }
+        if let Some(i) = self.game.selected_person() {
+            let (at, _) = self.game.agents.drawn_at(i);
+            let controlled = self.game.agents.controlled() == Some(i);
+            crate::ui::person_card::draw_selection_ring(&view_proj, ui_size, at, controlled);
+        }
+    }
+
     /// The 2D layer over the world: the culling view's outline, behaviour labels, the HUD, the
     /// glide editor, the performance panel and the hero's panels, laid out for 1280x720 and
     /// scaled to the window. Their intents are applied here, and the rectangles they cover
@@ -473,39 +518,7 @@ impl Session {
         if let Some(text) = refused {
             self.note(text, EDIT_NOTE);
         }
-        let view_proj = self
-            .game
-            .camera
-            .view_projection(ui.size.x / ui.size.y.max(1.0));
-        if panels.build {
-            let frame = build_tool::BuildFrame {
-                pointer,
-                screen: ui.size,
-                keys: self.reader.key_presses(),
-                view_proj,
-            };
-            if let Some(text) =
-                self.build
-                    .frame(&mut self.game, &mut self.tools, &frame, &mut covered)
-            {
-                self.note(text, EDIT_NOTE);
-            }
-        } else if self.build.holds() {
-            self.build.close(&mut self.game);
-        }
-        if panels.level_overlay {
-            crate::ui::show_overlay::draw(
-                &self.game.agents,
-                &view_proj,
-                ui.size,
-                &self.panel_rects,
-            );
-        }
-        if let Some(i) = self.game.selected_person() {
-            let (at, _) = self.game.agents.drawn_at(i);
-            let controlled = self.game.agents.controlled() == Some(i);
-            crate::ui::person_card::draw_selection_ring(&view_proj, ui.size, at, controlled);
-        }
+        self.draw_sandbox(panels, pointer, ui.size, &mut covered);
         let game = &self.game;
         if let Some(h) = &game.hero {
             if let crate::hero::look_at::LookTarget::ClickedPoint(p) = h.look.target {

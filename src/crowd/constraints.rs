@@ -21,7 +21,7 @@ use crate::level::Bounds;
 const MIN_SWEEPS: usize = 1;
 const MAX_SWEEPS: usize = 16;
 /// A sweep that finds no overlap deeper than this (m) is the last.
-const SETTLED: f32 = 0.03;
+const SETTLED: f32 = 0.025;
 /// A band is at least this tall (m): more than a push reaches (two bodies plus a step's motion).
 const BAND_HEIGHT: f32 = 1.6;
 

@@ -434,75 +434,80 @@ impl Game {
         std::mem::take(&mut self.notes)
     }
 
+    /// Carries out one player command.
+    fn apply_action(&mut self, action: &Action) {
+        match action {
+            Action::TogglePause => self.clock.toggle_pause(),
+            Action::SingleStep => self.clock.request_single_step(),
+            Action::SlowDown => self.clock.set_time_scale(self.clock.time_scale() * 0.5),
+            Action::SpeedUp => self.clock.set_time_scale(self.clock.time_scale() * 2.0),
+            Action::ResetTimeScale => self.clock.set_time_scale(1.0),
+            Action::ToggleCamera => self.camera.toggle_mode(),
+            Action::ResetCamera => self.camera = CameraRig::from_start(&self.level.camera),
+            Action::GlideToNextPoi => {
+                let pois = &self.level.points_of_interest;
+                if pois.is_empty() {
+                    self.notes
+                        .push("no points of interest in this level to glide to".into());
+                } else {
+                    let i = self.next_poi % pois.len();
+                    let (p, n) = (pois[i].position, pois.len());
+                    self.notes.push(format!(
+                        "gliding to \"{}\" (point of interest {} of {n})",
+                        pois[i].name,
+                        i + 1
+                    ));
+                    self.next_poi += 1;
+                    self.glide_to(glam::Vec3::new(p.x, 1.0, p.y), 18.0);
+                }
+            }
+            Action::GlideTo(p) => {
+                let d = self.camera.orbit.distance.min(30.0);
+                self.notes
+                    .push(format!("gliding to ({:.1}, {:.1})", p.x, p.z));
+                self.glide_to(*p, d);
+            }
+            Action::Disturb => {
+                let focus = self.camera.shadow_focus().0;
+                let when = if self.clock.paused() {
+                    " when the simulation runs again (paused)"
+                } else {
+                    ""
+                };
+                self.notes.push(format!(
+                    "scattering people around ({:.1}, {:.1}), the camera's focus{when}",
+                    focus.x, focus.z
+                ));
+                self.pending_disturbance = Some(glam::Vec2::new(focus.x, focus.z));
+            }
+            Action::ToggleFollow if self.selected_person().is_some() => {
+                if let Some(i) = self.selected_person() {
+                    self.toggle_follow_person(i);
+                }
+            }
+            Action::ToggleControl => self.toggle_control(),
+            Action::ToggleFollow => {
+                self.followed = None;
+                if let Some(h) = &self.hero {
+                    // A new follow view starts where it is clear, not eased from the last.
+                    self.follow_clearance = Default::default();
+                    self.gliding = false;
+                    self.motion.cancel(&Motion::CameraGlide);
+                    self.camera.toggle_follow(h.focus_point());
+                }
+            }
+            Action::HeroWave => {
+                if let Some(h) = &mut self.hero {
+                    h.wave();
+                }
+            }
+        }
+    }
+
     /// One rendered frame: apply commands, move the camera, run the fixed steps due.
     pub fn frame(&mut self, frame_seconds: f64, input: &FrameInput) -> FrameSteps {
         for action in &input.actions {
-            match action {
-                Action::TogglePause => self.clock.toggle_pause(),
-                Action::SingleStep => self.clock.request_single_step(),
-                Action::SlowDown => self.clock.set_time_scale(self.clock.time_scale() * 0.5),
-                Action::SpeedUp => self.clock.set_time_scale(self.clock.time_scale() * 2.0),
-                Action::ResetTimeScale => self.clock.set_time_scale(1.0),
-                Action::ToggleCamera => self.camera.toggle_mode(),
-                Action::ResetCamera => self.camera = CameraRig::from_start(&self.level.camera),
-                Action::GlideToNextPoi => {
-                    let pois = &self.level.points_of_interest;
-                    if pois.is_empty() {
-                        self.notes
-                            .push("no points of interest in this level to glide to".into());
-                    } else {
-                        let i = self.next_poi % pois.len();
-                        let (p, n) = (pois[i].position, pois.len());
-                        self.notes.push(format!(
-                            "gliding to \"{}\" (point of interest {} of {n})",
-                            pois[i].name,
-                            i + 1
-                        ));
-                        self.next_poi += 1;
-                        self.glide_to(glam::Vec3::new(p.x, 1.0, p.y), 18.0);
-                    }
-                }
-                Action::GlideTo(p) => {
-                    let d = self.camera.orbit.distance.min(30.0);
-                    self.notes
-                        .push(format!("gliding to ({:.1}, {:.1})", p.x, p.z));
-                    self.glide_to(*p, d);
-                }
-                Action::Disturb => {
-                    let focus = self.camera.shadow_focus().0;
-                    let when = if self.clock.paused() {
-                        " when the simulation runs again (paused)"
-                    } else {
-                        ""
-                    };
-                    self.notes.push(format!(
-                        "scattering people around ({:.1}, {:.1}), the camera's focus{when}",
-                        focus.x, focus.z
-                    ));
-                    self.pending_disturbance = Some(glam::Vec2::new(focus.x, focus.z));
-                }
-                Action::ToggleFollow if self.selected_person().is_some() => {
-                    if let Some(i) = self.selected_person() {
-                        self.toggle_follow_person(i);
-                    }
-                }
-                Action::ToggleControl => self.toggle_control(),
-                Action::ToggleFollow => {
-                    self.followed = None;
-                    if let Some(h) = &self.hero {
-                        // A new follow view starts where it is clear, not eased from the last.
-                        self.follow_clearance = Default::default();
-                        self.gliding = false;
-                        self.motion.cancel(&Motion::CameraGlide);
-                        self.camera.toggle_follow(h.focus_point());
-                    }
-                }
-                Action::HeroWave => {
-                    if let Some(h) = &mut self.hero {
-                        h.wave();
-                    }
-                }
-            }
+            self.apply_action(action);
         }
         // Nobody may read them (the bench, a test): keep the newest few.
         let extra = self.notes.len().saturating_sub(MAX_NOTES);
