@@ -5,22 +5,18 @@
 //! straight ways; food stands' queues bend round obstacles and are served; the same scripted
 //! actions give the same bits on 1, 2 and 8 threads; a person can be taken over and released.
 
+mod support;
+
 use glam::Vec2;
 use throng::crowd::{AgentState, Crowd, Plan, StepInputs};
 use throng::level::{Level, Placed, ThingKind};
 
 const DT: f32 = 1.0 / 60.0;
 
-/// Writes straight to stderr, past the harness's capture, so CI logs show the numbers.
-fn say(line: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "{line}");
-}
+use support::say;
 
 fn plaza() -> Level {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(root.join("levels/plaza.ron")).expect("plaza.ron");
-    throng::level::parse_level(&text, "plaza.ron", root).expect("plaza.ron parses")
+    support::plaza_level()
 }
 
 fn thing(name: &str, kind: ThingKind, at: Vec2, heading_deg: f32) -> Placed {

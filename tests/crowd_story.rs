@@ -3,6 +3,8 @@
 //! taken over walks where the keys push and rejoins the crowd when let go; the hero waving
 //! while standing still draws a small ring that faces her and leaves when she stops.
 
+mod support;
+
 use glam::Vec2;
 use throng::crowd::shows::HERO_SHOW;
 use throng::crowd::{AgentState, Crowd, Plan, StepInputs};
@@ -10,15 +12,10 @@ use throng::level::Level;
 
 const DT: f32 = 1.0 / 60.0;
 
-fn say(line: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "{line}");
-}
+use support::say;
 
 fn plaza() -> Level {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(root.join("levels/plaza.ron")).expect("plaza.ron");
-    throng::level::parse_level(&text, "plaza.ron", root).expect("plaza.ron parses")
+    support::plaza_level()
 }
 
 fn steps(c: &mut Crowd, seconds: f32, inputs: &StepInputs) {

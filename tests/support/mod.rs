@@ -41,3 +41,10 @@ pub fn ground_under_start_camera(
     let p = throng::view::camera::ground_point(&vp, ndc).expect("on the ground");
     glam::Vec2::new(p.x, p.z)
 }
+
+/// The shipped plaza, parsed as the game loads it.
+pub fn plaza_level() -> throng::level::Level {
+    let root = project_root();
+    let text = std::fs::read_to_string(root.join("levels/plaza.ron")).expect("plaza.ron");
+    throng::level::parse_level(&text, "plaza.ron", &root).expect("plaza.ron parses")
+}
