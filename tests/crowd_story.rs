@@ -143,3 +143,43 @@ fn the_hero_waving_still_draws_a_small_ring_that_leaves_when_she_stops() {
         .count();
     assert_eq!(left, 0, "her audience applauded and went");
 }
+
+#[test]
+fn a_performer_holds_a_prop_while_playing_and_puts_it_away_when_removed() {
+    use throng::level::{Placed, ThingKind};
+    let mut level = plaza();
+    let mut c = Crowd::from_level(&level, 800, 4);
+    let before: Vec<u16> = c.variant.iter().map(|v| v.props).collect();
+    level.placed.push(Placed {
+        name: "busker".into(),
+        kind: ThingKind::Performer,
+        at: Vec2::new(0.0, 28.0),
+        heading_deg: 180.0,
+    });
+    c.set_placed(&level);
+    let mut waited = 0.0;
+    while !c.shows()[0].on {
+        steps(&mut c, 1.0, &StepInputs::default());
+        waited += 1.0;
+        assert!(waited < 90.0, "the performer arrives");
+    }
+    let p = c.shows()[0].performer.expect("a performer") as usize;
+    assert_eq!(c.state[p], AgentState::Performing);
+    let group = &c.level().crowd.variant_groups[c.variant[p].group as usize];
+    let held: Vec<_> = (0..group.props.len())
+        .filter(|k| c.variant[p].props & (1 << k) != 0)
+        .map(|k| group.props[k].prop)
+        .collect();
+    say(&format!("performer {p} holds {held:?}"));
+    assert!(
+        held.iter().all(|k| matches!(
+            k,
+            throng::level::PropKind::Balloon | throng::level::PropKind::Umbrella
+        )) && held.len() == 1,
+        "one balloon or umbrella: {held:?}"
+    );
+    level.placed.clear();
+    c.set_placed(&level);
+    assert_eq!(c.variant[p].props, before[p], "their own props back");
+    assert_ne!(c.state[p], AgentState::Performing);
+}

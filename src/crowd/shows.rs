@@ -203,6 +203,18 @@ impl Crowd {
                 }
             }
         }
+        // Performers of shows that are gone put their prop away.
+        for gone in &old {
+            if let Some(p) = gone
+                .performer
+                .map(|p| p as usize)
+                .filter(|&p| p < self.len())
+            {
+                if self.state[p] == AgentState::Performing {
+                    self.variant[p].props = gone.performer_props;
+                }
+            }
+        }
         self.shows = shows;
         self.reseat_audiences();
     }
