@@ -91,15 +91,15 @@ fn headless_run_measures_the_simulation_once_per_size_with_its_phases() {
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines[0], throng::bench::report::SIM_CSV_HEADER);
     // Per size: full rate, then with the simulation LOD.
-    assert_eq!(lines.len(), 5, "{csv}");
-    for (line, prefix) in lines[1..].iter().zip([
-        "full,20,3,",
-        "sim-lod,20,3,",
-        "full,400,3,",
-        "sim-lod,400,3,",
-    ]) {
-        assert!(line.starts_with(prefix), "{line}");
-    }
+    rows_start_with(
+        &csv,
+        &[
+            "full,20,3,",
+            "sim-lod,20,3,",
+            "full,400,3,",
+            "sim-lod,400,3,",
+        ],
+    );
     let header: Vec<&str> = lines[0].split(',').collect();
     let column = |row: &str, name: &str| -> String {
         let k = header.iter().position(|h| *h == name).expect("column");
@@ -472,16 +472,15 @@ fn headless_sandbox_measures_the_plaza_with_placed_things_beside_the_plain_one()
         String::from_utf8_lossy(&out.stderr)
     );
     let csv = std::fs::read_to_string(dir.path().join("bench.csv")).expect("csv");
-    let lines: Vec<&str> = csv.lines().collect();
-    assert_eq!(lines.len(), 5, "{csv}");
-    for (line, prefix) in lines[1..].iter().zip([
-        "full,20,3,",
-        "sandbox,20,3,",
-        "full,400,3,",
-        "sandbox,400,3,",
-    ]) {
-        assert!(line.starts_with(prefix), "{line}");
-    }
+    rows_start_with(
+        &csv,
+        &[
+            "full,20,3,",
+            "sandbox,20,3,",
+            "full,400,3,",
+            "sandbox,400,3,",
+        ],
+    );
     // Every placement fits the plaza: the variant was not left out.
     assert!(
         !String::from_utf8_lossy(&out.stderr).contains("left out"),
@@ -496,4 +495,13 @@ fn headless_sandbox_measures_the_plaza_with_placed_things_beside_the_plain_one()
     .expect("parses");
     let with = throng::bench::headless::sandbox_level(&level).expect("the sandbox fits");
     assert_eq!(with.placed.len(), 14);
+}
+
+/// The CSV's rows after the header are exactly these, in order (by how each starts).
+fn rows_start_with(csv: &str, prefixes: &[&str]) {
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), prefixes.len() + 1, "{csv}");
+    for (line, prefix) in lines[1..].iter().zip(prefixes) {
+        assert!(line.starts_with(prefix), "{line}");
+    }
 }

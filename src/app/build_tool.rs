@@ -8,12 +8,11 @@ use macroquad::prelude::KeyCode;
 
 use super::input_events::KeyPress;
 use super::level_tools::LevelTools;
-use crate::crowd::placing::{check_fit, Misfit};
+use crate::crowd::placing::{FitCheck, Misfit};
 use crate::game::Game;
 use crate::level::{Level, Placed, ThingKind};
 use crate::ui::build_bar;
 use crate::ui::pointer::{Pointer, Rect};
-use crate::view::camera::ground_point;
 
 /// Degrees one press of R (or one wheel notch) turns the held thing.
 pub const TURN_STEP_DEG: f32 = 15.0;
@@ -31,6 +30,9 @@ pub struct BuildTool {
     carrying: Option<Placed>,
     /// Where a world press started (for a click that selects a person).
     press_at: Option<Vec2>,
+    /// The level's side of the ghost's fit check, for the scenery version it was made at: the
+    /// ghost is checked every frame, the level only changes with a placement or a reload.
+    fit: Option<(u64, FitCheck)>,
 }
 
 /// The frame's share of what the tool needs.
@@ -121,7 +123,7 @@ impl BuildTool {
             return None;
         }
         let over_bar = bar.contains(f.pointer.pos.x, f.pointer.pos.y);
-        let ground = ground_at(&f.view_proj, f.pointer.pos, f.screen);
+        let ground = super::level_tools::ground_at(&f.view_proj, f.pointer.pos, f.screen);
         if let Some(kind) = self.held {
             // The held thing takes the whole mouse: clicks place it, the wheel turns it.
             covered.push(Rect {
@@ -148,7 +150,14 @@ impl BuildTool {
                 at: Vec2::new(snap(g.x), snap(g.y)),
                 heading_deg: self.heading_deg,
             };
-            let fit = check_fit(game.level(), &thing);
+            let version = game.scenery_version();
+            if self.fit.as_ref().is_none_or(|(v, _)| *v != version) {
+                self.fit = Some((version, FitCheck::new(game.level())));
+            }
+            let fit = match &self.fit {
+                Some((_, check)) => check.check(&thing),
+                None => Ok(()),
+            };
             let audience = thing.attraction().map(|a| {
                 (
                     a.centre,
@@ -270,10 +279,4 @@ impl BuildTool {
         let picked = crate::view::pick::pick_person(view_proj, ndc, positions);
         game.select_person(picked);
     }
-}
-
-/// The pointer's point on the ground (x, z).
-fn ground_at(view_proj: &Mat4, pos: Vec2, screen: Vec2) -> Option<Vec2> {
-    let ndc = Vec2::new(pos.x / screen.x * 2.0 - 1.0, 1.0 - pos.y / screen.y * 2.0);
-    ground_point(view_proj, ndc).map(|p| Vec2::new(p.x, p.z))
 }

@@ -333,7 +333,7 @@ impl LevelTools {
 }
 
 /// The pointer's point on the ground (x, z), if it points at the ground.
-fn ground_at(view_proj: &Mat4, pos: Vec2, screen: Vec2) -> Option<Vec2> {
+pub(super) fn ground_at(view_proj: &Mat4, pos: Vec2, screen: Vec2) -> Option<Vec2> {
     let ndc = Vec2::new(pos.x / screen.x * 2.0 - 1.0, 1.0 - pos.y / screen.y * 2.0);
     ground_point(view_proj, ndc).map(|p| Vec2::new(p.x, p.z))
 }

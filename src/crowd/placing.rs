@@ -42,55 +42,78 @@ impl fmt::Display for Misfit {
 /// Whether `thing` fits into `file_level` (whose `placed` must not already hold it: a thing
 /// being moved is checked against the level without it).
 pub fn check_fit(file_level: &Level, thing: &Placed) -> Result<(), Misfit> {
-    if file_level.placed.iter().any(|p| p.name == thing.name) {
-        return Err(Misfit::Name(thing.name.clone()));
-    }
-    let b = file_level.bounds;
-    if thing.extreme_points().iter().any(|p| !b.contains(*p)) {
-        return Err(Misfit::OutsideBounds);
-    }
-    let before = world_level(file_level);
-    let pieces = thing.obstacles();
-    if let Some(hit) = first_overlap(&pieces, &before.obstacles) {
-        let name = owner_name(&hit);
-        let what = match before.placed.iter().find(|p| p.name == name) {
-            Some(p) => format!("the {} `{name}`", p.kind.label()),
-            None => format!("`{name}`"),
-        };
-        return Err(Misfit::Overlaps(what));
-    }
-    let mut after = before.clone();
-    after.obstacles.extend(pieces);
-    if let Some(cut) = cut_off(&before, &after) {
-        return Err(Misfit::BlocksRoute(cut));
-    }
-    Ok(())
+    FitCheck::new(file_level).check(thing)
 }
 
-/// The first spawn zone or point of interest that `before` connects to the first spawn zone
-/// and `after` does not.
-fn cut_off(before: &Level, after: &Level) -> Option<String> {
-    let start = before.spawn_zones.first()?.center;
-    let targets: Vec<(String, Vec2)> = before
-        .spawn_zones
-        .iter()
-        .map(|z| (format!("spawn zone `{}`", z.name), z.center))
-        .chain(
-            before
-                .points_of_interest
-                .iter()
-                .map(|p| (format!("`{}`", p.name), p.position)),
-        )
-        .collect();
-    let (nav_before, nav_after) = (NavGrid::new(before), NavGrid::new(after));
-    let (was, is) = (
-        nav_before.reachable_from(start),
-        nav_after.reachable_from(start),
-    );
-    targets
-        .into_iter()
-        .find(|(_, p)| nav_before.is_reached(&was, *p) && !nav_after.is_reached(&is, *p))
-        .map(|(name, _)| name)
+/// The level's side of `check_fit`, worked out once: its world (file elements and placed
+/// things) and the spawn zones and points of interest its route grid reaches from the first
+/// spawn zone. The build
+/// toolbar keeps one while the level is unchanged and checks its ghost against it each frame.
+pub struct FitCheck {
+    before: Level,
+    /// Spawn zones and points of interest reached now, by the name messages give them.
+    targets: Vec<(String, Vec2)>,
+}
+
+impl FitCheck {
+    pub fn new(file_level: &Level) -> FitCheck {
+        let before = world_level(file_level);
+        let nav = NavGrid::new(&before);
+        let start = before.spawn_zones.first().map(|z| z.center);
+        let reached = start.map_or_else(Vec::new, |s| nav.reachable_from(s));
+        let targets = before
+            .spawn_zones
+            .iter()
+            .map(|z| (format!("spawn zone `{}`", z.name), z.center))
+            .chain(
+                before
+                    .points_of_interest
+                    .iter()
+                    .map(|p| (format!("`{}`", p.name), p.position)),
+            )
+            .filter(|(_, p)| start.is_some() && nav.is_reached(&reached, *p))
+            .collect();
+        FitCheck { before, targets }
+    }
+
+    /// Whether `thing` fits the level this was made for.
+    pub fn check(&self, thing: &Placed) -> Result<(), Misfit> {
+        let before = &self.before;
+        if before.placed.iter().any(|p| p.name == thing.name) {
+            return Err(Misfit::Name(thing.name.clone()));
+        }
+        let b = before.bounds;
+        if thing.extreme_points().iter().any(|p| !b.contains(*p)) {
+            return Err(Misfit::OutsideBounds);
+        }
+        let pieces = thing.obstacles();
+        if let Some(hit) = first_overlap(&pieces, &before.obstacles) {
+            let name = owner_name(&hit);
+            let what = match before.placed.iter().find(|p| p.name == name) {
+                Some(p) => format!("the {} `{name}`", p.kind.label()),
+                None => format!("`{name}`"),
+            };
+            return Err(Misfit::Overlaps(what));
+        }
+        match self.cut_off(pieces) {
+            Some(cut) => Err(Misfit::BlocksRoute(cut)),
+            None => Ok(()),
+        }
+    }
+
+    /// The first spawn zone or point of interest the level reaches from its first spawn zone
+    /// and would not with `pieces` added.
+    fn cut_off(&self, pieces: Vec<crate::level::Obstacle>) -> Option<String> {
+        let start = self.before.spawn_zones.first()?.center;
+        let mut after = self.before.clone();
+        after.obstacles.extend(pieces);
+        let nav_after = NavGrid::new(&after);
+        let is = nav_after.reachable_from(start);
+        self.targets
+            .iter()
+            .find(|(_, p)| !nav_after.is_reached(&is, *p))
+            .map(|(name, _)| name.clone())
+    }
 }
 
 impl Crowd {

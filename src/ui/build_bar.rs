@@ -113,19 +113,8 @@ fn outline(shape: &Shape) -> Vec<(Vec3, Vec3)> {
             half_extents,
             angle_deg,
         } => {
-            let corner = |x: f32, y: f32| {
-                up(center
-                    + crate::level::box_to_world(
-                        angle_deg,
-                        Vec2::new(x * half_extents.x, y * half_extents.y),
-                    ))
-            };
-            let c = [
-                corner(-1.0, -1.0),
-                corner(1.0, -1.0),
-                corner(1.0, 1.0),
-                corner(-1.0, 1.0),
-            ];
+            let c =
+                crate::view::level_overlay::rect_corners(center, half_extents, angle_deg).map(up);
             (0..4).map(|k| (c[k], c[(k + 1) % 4])).collect()
         }
     }

@@ -115,7 +115,7 @@ fn ground(p: Vec2) -> Vec3 {
 
 /// Corners of a rectangle on the ground, turned by `angle_deg`, in the winding the
 /// `Area::Quad` inside test expects.
-fn rect_corners(center: Vec2, half: Vec2, angle_deg: f32) -> [Vec2; 4] {
+pub fn rect_corners(center: Vec2, half: Vec2, angle_deg: f32) -> [Vec2; 4] {
     [
         Vec2::new(-half.x, -half.y),
         Vec2::new(half.x, -half.y),
