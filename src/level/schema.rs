@@ -36,6 +36,12 @@ pub struct Level {
     /// obstacles, points of interest and attraction).
     #[serde(default)]
     pub placed: Vec<Placed>,
+    /// Ways out of the level for an evacuation: openings on the bounds (street ends, doors).
+    #[serde(default)]
+    pub exits: Vec<Exit>,
+    /// Alarms raised at set times after the level starts (drills, scenarios).
+    #[serde(default)]
+    pub alarms: Vec<AlarmEvent>,
     /// True in `sandbox::world_level`'s result, whose obstacles and points of interest already
     /// include the placed things'; never in a file.
     #[serde(skip)]
@@ -70,6 +76,101 @@ pub struct Placed {
     pub at: Vec2,
     #[serde(default)]
     pub heading_deg: f32,
+}
+
+/// A way out: people who reach it during an alarm have left the level.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Exit {
+    pub name: String,
+    pub area: ExitArea,
+    /// People per second the exit is rated for; absent: 1.3 per metre of width (a door's
+    /// usual specific flow). People weigh the queue at an exit by it when they choose one.
+    #[serde(default)]
+    pub capacity: Option<f32>,
+    /// Closed at the start (a locked door); the game opens and closes exits while it runs.
+    #[serde(default)]
+    pub closed: bool,
+}
+
+/// Where an exit lies: a line across an opening (a doorway, a street end on the bounds), or a
+/// box anyone entering has left.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+pub enum ExitArea {
+    Line(Vec2, Vec2),
+    Box { center: Vec2, half_extents: Vec2 },
+}
+
+impl ExitArea {
+    /// The point people head for.
+    pub fn center(&self) -> Vec2 {
+        match *self {
+            ExitArea::Line(a, b) => (a + b) * 0.5,
+            ExitArea::Box { center, .. } => center,
+        }
+    }
+
+    /// Width across which people pass (m): the line's length, or the box's wider side.
+    pub fn width(&self) -> f32 {
+        match *self {
+            ExitArea::Line(a, b) => a.distance(b),
+            ExitArea::Box { half_extents, .. } => 2.0 * half_extents.max_element(),
+        }
+    }
+
+    /// Distance from `p` to the exit (0 inside a box).
+    pub fn distance(&self, p: Vec2) -> f32 {
+        match *self {
+            ExitArea::Line(a, b) => {
+                let ab = b - a;
+                let t = ((p - a).dot(ab) / ab.length_squared().max(1e-9)).clamp(0.0, 1.0);
+                p.distance(a + ab * t)
+            }
+            ExitArea::Box {
+                center,
+                half_extents,
+            } => ((p - center).abs() - half_extents).max(Vec2::ZERO).length(),
+        }
+    }
+
+    /// Moved by `by` (the level editor's drag).
+    pub fn moved(&self, by: Vec2) -> ExitArea {
+        match *self {
+            ExitArea::Line(a, b) => ExitArea::Line(a + by, b + by),
+            ExitArea::Box {
+                center,
+                half_extents,
+            } => ExitArea::Box {
+                center: center + by,
+                half_extents,
+            },
+        }
+    }
+}
+
+impl Exit {
+    /// Usual specific flow through a door (people per metre per second) for the default
+    /// capacity.
+    pub const SPECIFIC_FLOW: f32 = 1.3;
+
+    /// People per second the exit is rated for.
+    pub fn capacity(&self) -> f32 {
+        self.capacity
+            .filter(|c| c.is_finite() && *c > 0.0)
+            .unwrap_or(Self::SPECIFIC_FLOW * self.area.width())
+    }
+}
+
+/// An alarm the level raises by itself `at` seconds after it starts.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AlarmEvent {
+    pub at: f32,
+    pub position: Vec2,
+    /// Seconds after which the all-clear sounds; absent: the alarm lasts until the player
+    /// gives the all-clear.
+    #[serde(default)]
+    pub all_clear_after: Option<f32>,
 }
 
 /// The walkable rectangle of the plaza (XZ). Agents never leave it.
@@ -338,6 +439,52 @@ pub struct Behaviour {
     pub show_watch_seconds: Range,
     /// Seconds of applause before a watcher leaves.
     pub applaud_seconds: f32,
+    /// How people hear, pass on and get over an alarm.
+    pub alarm: AlarmBehaviour,
+}
+
+/// How an alarm spreads through a crowd and how people flee.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AlarmBehaviour {
+    /// Everyone within this distance of the alarm in open space hears it (m); behind a
+    /// building or wall, within `hearing_radius * behind_walls`.
+    pub hearing_radius: f32,
+    pub behind_walls: f32,
+    /// Seconds between hearing the alarm and starting to move (pre-movement time).
+    pub reaction_seconds: Range,
+    /// Contagion: a calm person who sees someone fleeing within `sight_distance` (m) becomes
+    /// alarmed at this rate per second per fleeing neighbour seen (capped at 3).
+    pub contagion_rate: f32,
+    pub sight_distance: f32,
+    /// Fleeing people walk this much faster than their usual pace (capped at 2.5 m/s).
+    pub speed_factor: f32,
+    /// Seconds an exit's expected wait must beat the current choice's by before someone
+    /// changes exit (re-checked about once a second).
+    pub switch_margin_seconds: f32,
+    /// After the all-clear: seconds until the alarmed calm down, and until those who left
+    /// come back in (each drawn per person).
+    pub calm_seconds: Range,
+    pub return_seconds: Range,
+}
+
+impl Default for AlarmBehaviour {
+    fn default() -> Self {
+        AlarmBehaviour {
+            hearing_radius: 40.0,
+            behind_walls: 0.4,
+            reaction_seconds: Range { min: 0.5, max: 3.0 },
+            contagion_rate: 1.5,
+            sight_distance: 6.0,
+            speed_factor: 1.4,
+            switch_margin_seconds: 8.0,
+            calm_seconds: Range { min: 3.0, max: 12.0 },
+            return_seconds: Range {
+                min: 5.0,
+                max: 60.0,
+            },
+        }
+    }
 }
 
 /// The drawing power of a crowd (Milgram, Bickman & Berkowitz 1969: the share of passers-by who
@@ -399,6 +546,7 @@ impl Default for Behaviour {
                 max: 60.0,
             },
             applaud_seconds: 3.0,
+            alarm: AlarmBehaviour::default(),
         }
     }
 }
