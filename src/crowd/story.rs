@@ -185,6 +185,31 @@ impl Crowd {
             (AgentState::WatchingFountain, _) => {
                 ("watching the fountain".into(), format!("{t:.0} s left"))
             }
+            (AgentState::Fleeing, _) => {
+                let exit = match self.alarm_of(i) {
+                    super::evacuation::PersonAlarm::Fleeing(k) => self
+                        .evacuation()
+                        .exits()
+                        .get(k as usize)
+                        .map_or("an exit", |e| e.name.as_str()),
+                    _ => "an exit",
+                };
+                (format!("fleeing to {exit}"), "the alarm went off".into())
+            }
+            (AgentState::Evacuated, _) => {
+                let exit = match self.alarm_of(i) {
+                    super::evacuation::PersonAlarm::Out(k) => self
+                        .evacuation()
+                        .exits()
+                        .get(k as usize)
+                        .map_or("an exit", |e| e.name.as_str()),
+                    _ => "an exit",
+                };
+                (
+                    format!("left through {exit}"),
+                    "back after the all-clear".into(),
+                )
+            }
             (AgentState::Scattering, _) => (
                 "running from a commotion".into(),
                 format!("calm again in {t:.0} s"),
