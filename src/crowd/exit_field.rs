@@ -237,7 +237,7 @@ mod tests {
             obstacles: [{obstacles}],
             spawn_zones: [(name: "a", center: (0.0, 0.0), half_extents: (1.0, 1.0))],
             crowd: (count: 0, models: [], variant_groups: [], walk_speed: (min: 1.0, max: 1.0), seed: 1),
-            hero: (model: "x"))"#
+            hero: (model: "x", spawn: (0.0, 0.0)))"#
         );
         ron::from_str(&text).expect("test level parses")
     }
