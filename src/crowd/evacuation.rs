@@ -576,6 +576,10 @@ impl Crowd {
         let mut approaching = vec![0u32; exits];
         let margin = self.level.crowd.behaviour.alarm.switch_margin_seconds;
         for i in 0..self.len() {
+            if Some(i) == self.controlled {
+                // The player's keys decide where they go.
+                continue;
+            }
             match self.evacuation.person[i] {
                 PersonAlarm::Calm => {}
                 PersonAlarm::Heard => {

@@ -263,7 +263,7 @@ impl Crowd {
     /// The player takes person `i` over: they leave what they were doing and walk where the
     /// hero's controls say (`set_control_velocity`). False past the crowd's end.
     pub fn take_control(&mut self, i: usize) -> bool {
-        if i >= self.len() {
+        if i >= self.len() || self.is_out(i) {
             return false;
         }
         self.release_control();
