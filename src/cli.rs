@@ -49,6 +49,12 @@ pub enum Command {
     /// about settings that will be slow: more people than the frame budget steps or the free
     /// ground holds comfortably, LOD distances that draw everyone at full detail.
     Check(CheckArgs),
+    /// Run an evacuation drill headless: spawn the crowd, let it settle 5 s, sound the alarm
+    /// and step until everyone is out or the limit passes; writes evacuation.csv (people
+    /// through and flow per exit, every second), evacuation.md (times, exits, worst density,
+    /// who was left inside and where, the step cost) and evacuation.png (flow per exit). The
+    /// last line of stdout is the summary; exit status 1 when someone never got out.
+    Evacuate(crate::evacuate::EvacuateArgs),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -60,6 +66,11 @@ pub struct CheckArgs {
     /// severity} instead of lines (line and col are null for a file that cannot be read).
     #[arg(long)]
     pub json: bool,
+    /// Also run an evacuation drill of each level that loads (its own crowd size and seed, the
+    /// alarm heard everywhere, 600 s at most; no files written) and print `LEVEL: evacuated N
+    /// of N in T s; ...` for each; exit status 1 when one does not empty.
+    #[arg(long, conflicts_with = "json")]
+    pub evacuate: bool,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -16,6 +16,7 @@ pub mod clock;
 pub mod crowd;
 pub mod crowd_assets;
 pub mod display_check;
+pub mod evacuate;
 pub mod extract;
 pub mod file_read;
 pub mod files;

@@ -49,6 +49,7 @@ fn main() -> ExitCode {
         },
         Some(Command::Validate(args)) => validate(&args),
         Some(Command::Check(args)) => check(&args),
+        Some(Command::Evacuate(args)) => evacuate(&args),
         None => play(cli.play),
     }
 }
@@ -66,10 +67,44 @@ fn check(args: &throng::cli::CheckArgs) -> ExitCode {
     if !args.json {
         print_error(&report.summary);
     }
+    if args.evacuate {
+        let (lines, failed) = throng::evacuate::evacuate_levels(&args.levels, &mut |l| {
+            print_error(&format!("throng check: {l}"))
+        });
+        if !lines.is_empty() {
+            let printed = print_output("check", &lines);
+            if printed != ExitCode::SUCCESS {
+                return printed;
+            }
+        }
+        if failed {
+            return ExitCode::from(1);
+        }
+    }
     if report.failed {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// `throng evacuate`: progress on stderr, the report and the summary (last) on stdout; exit
+/// status 1 when someone never got out, 2 when a file or value is refused.
+fn evacuate(args: &throng::evacuate::EvacuateArgs) -> ExitCode {
+    match throng::evacuate::run_evacuate(args, &mut |l| {
+        print_error(&format!("throng evacuate: {l}"))
+    }) {
+        Ok(done) => {
+            let printed = print_output("evacuate", &done.stdout);
+            if !done.everyone_out {
+                return ExitCode::from(1);
+            }
+            printed
+        }
+        Err(e) => {
+            print_error(&format!("throng evacuate: {}", e.message()));
+            ExitCode::from(e.exit_status())
+        }
     }
 }
 

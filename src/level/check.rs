@@ -109,7 +109,7 @@ impl std::fmt::Display for SlowSetting {
 }
 
 /// Thousands separated by commas, as the README writes them.
-fn grouped(n: u64) -> String {
+pub fn grouped(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
