@@ -478,7 +478,10 @@ impl Default for AlarmBehaviour {
             sight_distance: 6.0,
             speed_factor: 1.4,
             switch_margin_seconds: 8.0,
-            calm_seconds: Range { min: 3.0, max: 12.0 },
+            calm_seconds: Range {
+                min: 3.0,
+                max: 12.0,
+            },
             return_seconds: Range {
                 min: 5.0,
                 max: 60.0,
