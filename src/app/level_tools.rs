@@ -50,7 +50,8 @@ impl LevelTools {
     pub fn new(watcher: &LevelWatcher, level: &Level, asset_root: &Path) -> LevelTools {
         let editor = watcher
             .good_text()
-            .map(|t| Editor::new(watcher.path(), asset_root, t.to_string(), level.clone()));
+            .map(|t| Editor::new(watcher.path(), asset_root, t.to_string(), level.clone()))
+            .map(|e| e.with_route_check(crate::level_routes::unreachable_exits));
         LevelTools {
             editor,
             heat: HeatMap::new(&level.bounds),
