@@ -55,7 +55,10 @@ impl Crowd {
                 let speed = v.length();
                 let standing = !matches!(
                     state[i],
-                    AgentState::Walking | AgentState::Scattering | AgentState::Controlled
+                    AgentState::Walking
+                        | AgentState::Scattering
+                        | AgentState::Controlled
+                        | AgentState::Fleeing
                 );
                 let face = if speed > 0.25 && !standing {
                     Some(v)

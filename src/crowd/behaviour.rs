@@ -392,6 +392,7 @@ impl Crowd {
     /// the behaviour phase, reported as `StepTimings::shows_ms`).
     pub(super) fn update_behaviour(&mut self, dt: f32, inputs: &StepInputs) -> f64 {
         let b = self.level.crowd.behaviour.clone();
+        self.update_alarm(dt);
         if let Some(d) = inputs.disturbance.filter(|d| d.is_finite()) {
             let r2 = b.disturbance_radius * b.disturbance_radius;
             for i in 0..self.len() {
@@ -399,6 +400,7 @@ impl Crowd {
                 if away.length_squared() < r2
                     && self.plan[i] != Plan::Fixed
                     && Some(i) != self.controlled
+                    && !matches!(self.state[i], AgentState::Fleeing | AgentState::Evacuated)
                 {
                     self.release_place(i);
                     let dir = away

@@ -197,6 +197,11 @@ impl ConstraintContext<'_> {
         for k in 0..view.x.len() {
             let slot = view.start + k;
             let p = Vec2::new(view.x[k], view.y[k]);
+            // Someone who left this step still sits in the cell they left from until the
+            // grid is rebuilt: no bounds or obstacles for them.
+            if super::grid::is_parked(p) {
+                continue;
+            }
             let mut correction = Vec2::ZERO;
             let cols = self.grid.col_span(p.x, min_d);
             let span = self.grid.row_span(p.y, min_d);

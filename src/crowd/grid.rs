@@ -6,6 +6,17 @@
 use glam::Vec2;
 use rayon::prelude::*;
 
+/// Where people who left through an exit wait: far outside any level. The grid keeps them in a
+/// bucket of their own after the last cell, so no neighbour scan and no constraint band meets
+/// them.
+pub const PARKED: Vec2 = Vec2::new(-1.0e7, -1.0e7);
+
+/// True for a point parked outside the simulation.
+#[inline]
+pub fn is_parked(p: Vec2) -> bool {
+    p.x <= PARKED.x * 0.5
+}
+
 pub struct CellGrid {
     /// The cell size asked for (the real one may be a little larger to tile the bounds).
     requested: f32,
@@ -60,7 +71,8 @@ impl CellGrid {
             inv_cell: 1.0 / cell,
             cols,
             rows,
-            starts: vec![0; cols * rows + 1],
+            // One start per cell, the parking bucket's, and the end.
+            starts: vec![0; cols * rows + 2],
             order: Vec::new(),
             slot_of: Vec::new(),
             cell_of: Vec::new(),
@@ -123,11 +135,15 @@ impl CellGrid {
             .with_min_len(4096)
             .zip(points.par_iter())
             .for_each(|(c, p)| {
+                if is_parked(*p) {
+                    *c = (cols * rows) as u32;
+                    return;
+                }
                 let x = axis_cell(p.x, origin.x, inv_cell, cols);
                 let y = axis_cell(p.y, origin.y, inv_cell, rows);
                 *c = (y * cols + x) as u32;
             });
-        let n_cells = cols * rows;
+        let n_cells = cols * rows + 1;
         self.starts.iter_mut().for_each(|s| *s = 0);
         for &c in &self.cell_of {
             self.starts[c as usize + 1] += 1;

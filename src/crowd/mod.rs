@@ -7,6 +7,8 @@ pub mod anim;
 mod animate;
 mod behaviour;
 mod constraints;
+pub mod evacuation;
+pub mod exit_field;
 pub mod grid;
 pub mod groups;
 pub mod head_turn;
@@ -67,6 +69,10 @@ pub enum AgentState {
     Performing,
     /// Steered by the player.
     Controlled,
+    /// Alarmed, heading for an exit.
+    Fleeing,
+    /// Left through an exit (parked outside the simulation until they come back).
+    Evacuated,
 }
 
 impl AgentState {
@@ -83,6 +89,8 @@ impl AgentState {
             AgentState::Applauding => "applauding",
             AgentState::Performing => "performing",
             AgentState::Controlled => "steered by the player",
+            AgentState::Fleeing => "fleeing",
+            AgentState::Evacuated => "left the level",
         }
     }
 }
@@ -276,6 +284,8 @@ pub struct Crowd {
     pub corrections: Corrections,
     /// Steering's positions before the constraint pass, kept while measuring corrections.
     steered_scratch: Vec<Vec2>,
+    /// Exits, the alarm and each person's part in it.
+    evacuation: evacuation::Evacuation,
 }
 
 /// One pool for every crowd that asks for no particular thread count: a thread per core,
@@ -413,6 +423,7 @@ impl Crowd {
             measure_corrections: false,
             corrections: Corrections::default(),
             steered_scratch: Vec::new(),
+            evacuation: evacuation::Evacuation::new(&level.exits),
             level: level.clone(),
         };
         crowd.build_queue_lines();
@@ -562,6 +573,7 @@ impl Crowd {
     }
 
     fn truncate(&mut self, n: usize) {
+        self.truncate_alarm_people(n);
         self.pos.truncate(n);
         self.vel.truncate(n);
         self.heading.truncate(n);
@@ -718,6 +730,7 @@ impl Crowd {
         self.pending_dt.push(0.0);
         self.steer_dt.push(0.0);
         self.active.push(true);
+        self.push_alarm_person();
         let i = self.len() - 1;
         self.agenda[i] = [self.draw_intent(i), self.draw_intent(i)];
         self.choose_plan(i);
@@ -894,9 +907,14 @@ impl Crowd {
         let order = grid.order();
         let mut pairs = 0;
         for (i, &p) in self.pos.iter().enumerate() {
+            if self.is_out(i) {
+                // Everyone who left waits at the same place outside the simulation.
+                continue;
+            }
             grid.for_each_near(p, min_dist, |slot| {
                 let j = order[slot] as usize;
-                if j > i && p.distance_squared(self.pos[j]) < min_dist * min_dist {
+                if j > i && !self.is_out(j) && p.distance_squared(self.pos[j]) < min_dist * min_dist
+                {
                     pairs += 1;
                 }
             });

@@ -164,6 +164,7 @@ impl Crowd {
         self.served.resize(world.points_of_interest.len(), 0);
         self.obstacles = ObstacleField::new(&world, 2.0);
         self.nav = NavGrid::new(&world);
+        self.evacuation.scenery_changed();
         self.level = world;
         self.build_queue_lines();
         let mut lost = Vec::new();

@@ -15,6 +15,8 @@ pub(super) const SCATTERING: u8 = 2;
 pub(super) const FINAL_LEG: u8 = 4;
 /// Steered this step (the simulation LOD steers unseen people less often).
 pub(super) const ACTIVE: u8 = 8;
+/// Fleeing an alarm: keeps less personal space.
+pub(super) const FLEEING: u8 = 16;
 
 /// Separate x and y arrays so the kernels read them as plain `f32` lanes.
 #[derive(Default)]
@@ -77,12 +79,16 @@ impl SortedAgents {
                 let mut bits = match crowd.state[i] {
                     AgentState::Walking | AgentState::Controlled => 0,
                     AgentState::Scattering => SCATTERING,
+                    // Their goal is a point a couple of metres down the exit's field, always
+                    // moving on: no slowing down to arrive.
+                    AgentState::Fleeing => FLEEING,
                     _ => STANDING,
                 };
-                if crowd.route[i].len() <= 1 {
+                if crowd.route[i].len() <= 1 && bits & FLEEING == 0 {
                     bits |= FINAL_LEG;
                 }
-                if crowd.active[i] {
+                // Whoever left waits outside, unsteered.
+                if crowd.active[i] && crowd.state[i] != AgentState::Evacuated {
                     bits |= ACTIVE;
                 }
                 // A walking group's formation steers its members (and slows its leader).
@@ -92,6 +98,11 @@ impl SortedAgents {
                     .copied()
                     .flatten()
                     .unwrap_or_else(|| (crowd.steering_target(i), crowd.pref_speed[i]));
+                let pref_speed = if bits & FLEEING != 0 {
+                    crowd.flee_speed(i)
+                } else {
+                    pref_speed
+                };
                 *r = HotRecord {
                     pos: crowd.pos[i],
                     vel: crowd.vel[i],

@@ -20,7 +20,7 @@ use rayon::prelude::*;
 
 use super::grid::CellGrid;
 use super::obstacles::ObstacleField;
-use super::sorted::{SortedAgents, ACTIVE, FINAL_LEG, SCATTERING, STANDING};
+use super::sorted::{SortedAgents, ACTIVE, FINAL_LEG, FLEEING, SCATTERING, STANDING};
 use super::{StepInputs, BODY_RADIUS};
 
 /// Relaxation time towards the desired velocity (s).
@@ -435,7 +435,12 @@ impl SteerContext<'_> {
             rx: right.x,
             ry: right.y,
             range: self.personal_space + 2.0 * BODY_RADIUS,
-            half_personal_space: self.personal_space * 0.5,
+            // Fleeing people push in closer (the constraints still keep bodies apart).
+            half_personal_space: if flags & FLEEING != 0 {
+                self.personal_space * 0.25
+            } else {
+                self.personal_space * 0.5
+            },
             push: if standing { 0.5 } else { 1.0 },
         };
         let pairs = pair_forces(&self.neighbours(p), &terms, !standing);

@@ -185,6 +185,31 @@ impl Crowd {
             (AgentState::WatchingFountain, _) => {
                 ("watching the fountain".into(), format!("{t:.0} s left"))
             }
+            (AgentState::Fleeing, _) => {
+                let exit = match self.alarm_of(i) {
+                    super::evacuation::PersonAlarm::Fleeing(k) => self
+                        .evacuation()
+                        .exits()
+                        .get(k as usize)
+                        .map_or("an exit", |e| e.name.as_str()),
+                    _ => "an exit",
+                };
+                (format!("fleeing to {exit}"), "the alarm went off".into())
+            }
+            (AgentState::Evacuated, _) => {
+                let exit = match self.alarm_of(i) {
+                    super::evacuation::PersonAlarm::Out(k) => self
+                        .evacuation()
+                        .exits()
+                        .get(k as usize)
+                        .map_or("an exit", |e| e.name.as_str()),
+                    _ => "an exit",
+                };
+                (
+                    format!("left through {exit}"),
+                    "back after the all-clear".into(),
+                )
+            }
             (AgentState::Scattering, _) => (
                 "running from a commotion".into(),
                 format!("calm again in {t:.0} s"),
@@ -238,7 +263,7 @@ impl Crowd {
     /// The player takes person `i` over: they leave what they were doing and walk where the
     /// hero's controls say (`set_control_velocity`). False past the crowd's end.
     pub fn take_control(&mut self, i: usize) -> bool {
-        if i >= self.len() {
+        if i >= self.len() || self.is_out(i) {
             return false;
         }
         self.release_control();

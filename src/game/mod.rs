@@ -1,4 +1,5 @@
 //! The game state and its fixed-step update: plain data, driven by input, never by the window.
+mod alarm;
 pub mod clock;
 pub mod sandbox;
 pub mod speed;
@@ -47,6 +48,8 @@ pub enum Action {
     HeroWave,
     /// Take control of the selected person, or let the controlled one go (T).
     ToggleControl,
+    /// Raise the alarm at the camera's focus, or give the all-clear while one sounds (K).
+    ToggleAlarm,
 }
 
 /// What the game animates through the tween scheduler.
@@ -108,6 +111,8 @@ pub struct Game {
     /// Wall time a glide started and how long it lasts, for the editor's playhead.
     glide_span: (f32, f32),
     pending_disturbance: Option<glam::Vec2>,
+    /// Simulated second at which a level's alarm event gives the all-clear.
+    scheduled_all_clear: Option<f64>,
     /// World steps since the crowd last stepped (it steps every `crowd_every()`-th one).
     crowd_steps_since: u32,
     /// `--crowd-hz`: replaces the level's `crowd.tick_hz`, across reloads.
@@ -170,6 +175,7 @@ impl Game {
             glide_easing: Easing::parse("cubicBezier(.65,0,.35,1)").unwrap_or(Easing::Linear),
             glide_span: (0.0, 0.0),
             pending_disturbance: None,
+            scheduled_all_clear: None,
             crowd_steps_since: 0,
             crowd_hz_override: None,
             notes: Vec::new(),
@@ -486,6 +492,7 @@ impl Game {
                 }
             }
             Action::ToggleControl => self.toggle_control(),
+            Action::ToggleAlarm => self.toggle_alarm(),
             Action::ToggleFollow => {
                 self.followed = None;
                 if let Some(h) = &self.hero {
@@ -695,6 +702,7 @@ impl Game {
         if let Some(h) = &mut self.hero {
             h.step(dt, &self.hero_intent);
         }
+        self.run_alarm_events(self.sim_time, dt);
         let every = self.crowd_every();
         self.crowd_steps_since += 1;
         if self.crowd_steps_since >= every {

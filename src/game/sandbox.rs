@@ -44,8 +44,10 @@ impl Game {
     }
 
     /// The person the follow camera follows instead of the hero.
+    /// Nobody once they have left through an exit (the camera goes back to the hero).
     pub fn followed_person(&self) -> Option<usize> {
-        self.followed.filter(|&i| i < self.agents.len())
+        self.followed
+            .filter(|&i| i < self.agents.len() && !self.agents.is_out(i))
     }
 
     /// Where the follow camera looks at a person: about their chest.

@@ -133,6 +133,28 @@ impl ExitArea {
         }
     }
 
+    /// The exit's point nearest to `p`, kept 0.3 m in from a line's ends (door posts) and a
+    /// box's sides where there is room: where someone at `p` heads in the last metres.
+    pub fn nearest_point(&self, p: Vec2) -> Vec2 {
+        const IN: f32 = 0.3;
+        match *self {
+            ExitArea::Line(a, b) => {
+                let len = a.distance(b);
+                let dir = (b - a) / len.max(1e-6);
+                let margin = IN.min(len * 0.5);
+                let t = (p - a).dot(dir).clamp(margin, len - margin);
+                a + dir * t
+            }
+            ExitArea::Box {
+                center,
+                half_extents,
+            } => {
+                let inner = (half_extents - Vec2::splat(IN)).max(Vec2::ZERO);
+                p.clamp(center - inner, center + inner)
+            }
+        }
+    }
+
     /// Moved by `by` (the level editor's drag).
     pub fn moved(&self, by: Vec2) -> ExitArea {
         match *self {

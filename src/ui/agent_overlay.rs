@@ -62,6 +62,8 @@ fn state_color(s: AgentState) -> Color {
         AgentState::Applauding => Color::new(1.0, 0.5, 0.9, 1.0),
         AgentState::Performing => Color::new(1.0, 0.95, 0.5, 1.0),
         AgentState::Controlled => Color::new(0.3, 1.0, 0.4, 1.0),
+        AgentState::Fleeing => Color::new(1.0, 0.15, 0.1, 1.0),
+        AgentState::Evacuated => Color::new(0.4, 0.4, 0.4, 1.0),
     }
 }
 
