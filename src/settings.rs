@@ -190,8 +190,8 @@ pub struct Panels {
     #[arg(skip)]
     pub hero_expressions: bool,
     /// Show the level overlay (F8) at start: bounds, obstacles, points of interest with their
-    /// occupancy, paths, spawn zones, exits (green open, red closed), the hero spawn and the
-    /// camera start.
+    /// occupancy, paths, spawn zones, exits (green open, red closed; a click opens or closes
+    /// one), the hero spawn and the camera start.
     #[arg(long)]
     pub level_overlay: bool,
     /// Start in edit mode (F9): drag points of interest, spawn zones, path points, obstacles and
