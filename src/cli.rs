@@ -50,10 +50,11 @@ pub enum Command {
     /// ground holds comfortably, LOD distances that draw everyone at full detail.
     Check(CheckArgs),
     /// Run an evacuation drill headless: spawn the crowd, let it settle 5 s, sound the alarm
-    /// and step until everyone is out or the limit passes; writes evacuation.csv (people
-    /// through and flow per exit, every second), evacuation.md (times, exits, worst density,
-    /// who was left inside and where, the step cost) and evacuation.png (flow per exit). The
-    /// last line of stdout is the summary; exit status 1 when someone never got out.
+    /// (without --alarm, heard by everyone at once) and step until everyone is out or the
+    /// limit passes; writes evacuation.csv (people through and flow per exit, every second),
+    /// evacuation.md (times, exits, worst density, who was left inside and where, the step
+    /// cost) and evacuation.png (flow per exit). The last line of stdout is the summary; exit
+    /// status 1 when someone never got out, 2 for a bad value or level file.
     Evacuate(crate::evacuate::EvacuateArgs),
 }
 

@@ -40,6 +40,7 @@ const ROOM: &str = r#"Level(
     exits: [
         EXITS
     ],
+    ALARMS
 )
 "#;
 
@@ -53,7 +54,10 @@ const WALL_ACROSS: &str = r#"(name: "wall", kind: Wall, shape: Box(center: (-16.
 
 fn room(dir: &Path, file: &str, exits: &str, walls: &str) -> PathBuf {
     let path = dir.join(file);
-    let text = ROOM.replace("EXITS", exits).replace("WALLS", walls);
+    let text = ROOM
+        .replace("EXITS", exits)
+        .replace("WALLS", walls)
+        .replace("ALARMS", "");
     std::fs::write(&path, text).expect("write level");
     path
 }
@@ -82,34 +86,48 @@ fn s(p: &Path) -> String {
     p.to_string_lossy().to_string()
 }
 
-/// The summary line's numbers: (out, people, seconds or None for `>LIMIT`, density, x, z,
-/// seconds over); panics naming the line when it does not match the format.
+/// `text` split at the first `sep`; panics naming the whole summary `line` when it is missing.
+fn cut<'a>(text: &'a str, sep: &str, line: &str) -> (&'a str, &'a str) {
+    text.split_once(sep)
+        .unwrap_or_else(|| panic!("not a summary line (no `{sep}`): `{line}`"))
+}
+
+/// A number of the summary `line`; panics naming the line when it is not one.
+fn num<T: std::str::FromStr>(v: &str, line: &str) -> T {
+    v.parse()
+        .unwrap_or_else(|_| panic!("`{v}` is not a number in the summary line `{line}`"))
+}
+
+/// The summary line's numbers (`evacuated N of N in T s; worst density D /m² at (x, z) for S
+/// s`): (out, people, seconds or None for `>LIMIT`, density, x, z, seconds over).
 fn parse_summary(line: &str) -> (usize, usize, Option<f32>, f32, f32, f32, f32) {
-    let fail = || panic!("not a summary line: `{line}`");
-    let rest = line.strip_prefix("evacuated ").unwrap_or_else(fail);
-    let (out, rest) = rest.split_once(" of ").unwrap_or_else(fail);
-    let (people, rest) = rest.split_once(" in ").unwrap_or_else(fail);
-    let (time, rest) = rest.split_once(" s; worst density ").unwrap_or_else(fail);
-    let (density, rest) = rest.split_once(" /m² at (").unwrap_or_else(fail);
-    let (x, rest) = rest.split_once(", ").unwrap_or_else(fail);
-    let (z, rest) = rest.split_once(") for ").unwrap_or_else(fail);
-    let over = rest.strip_suffix(" s").unwrap_or_else(fail);
-    let num = |v: &str| v.parse::<f32>().unwrap_or_else(|_| fail());
+    let rest = line
+        .strip_prefix("evacuated ")
+        .unwrap_or_else(|| panic!("not a summary line: `{line}`"));
+    let (out, rest) = cut(rest, " of ", line);
+    let (people, rest) = cut(rest, " in ", line);
+    let (time, rest) = cut(rest, " s; worst density ", line);
+    let (density, rest) = cut(rest, " /m² at (", line);
+    let (x, rest) = cut(rest, ", ", line);
+    let (z, rest) = cut(rest, ") for ", line);
+    let over = rest
+        .strip_suffix(" s")
+        .unwrap_or_else(|| panic!("not a summary line (no ` s` at the end): `{line}`"));
     let time = match time.strip_prefix('>') {
         Some(limit) => {
-            num(limit);
+            num::<f32>(limit, line);
             None
         }
-        None => Some(num(time)),
+        None => Some(num(time, line)),
     };
     (
-        out.parse().unwrap_or_else(|_| fail()),
-        people.parse().unwrap_or_else(|_| fail()),
+        num(out, line),
+        num(people, line),
         time,
-        num(density),
-        num(x),
-        num(z),
-        num(over),
+        num(density, line),
+        num(x, line),
+        num(z, line),
+        num(over, line),
     )
 }
 
@@ -166,8 +184,26 @@ fn a_room_with_two_exits_empties_and_its_files_are_written() {
     assert!(last_through.values().all(|&n| n > 0), "{last_through:?}");
 
     let md = std::fs::read_to_string(out.join("evacuation.md")).expect("md");
+    // The report's exits table agrees with the CSV: its people through, its last person out
+    // (at most a sample after), and the summary's time is the last of them.
+    let mut last_out = 0.0f32;
+    for (exit, through) in &last_through {
+        let row = md
+            .lines()
+            .find(|l| l.starts_with(&format!("| {exit} | ")))
+            .unwrap_or_else(|| panic!("no row for {exit} in:\n{md}"));
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        assert_eq!(cells[3], through.to_string(), "{row}");
+        let last: f32 = cells[2].parse().unwrap_or_else(|_| panic!("{row}"));
+        last_out = last_out.max(last);
+    }
+    assert!((last_out - time).abs() < 0.051, "{last_out} against {time}");
+    assert!(md.contains(&format!(
+        "**Everyone was out {time:.1} s after the alarm.**"
+    )));
     for part in [
         "# Evacuation drill: Drill room",
+        "the drill's alarm sounded at (0.0, 14.0) (the middle of the spawn zones",
         "**Everyone was out ",
         "| west_door | ",
         "| east_door | ",
@@ -178,6 +214,44 @@ fn a_room_with_two_exits_empties_and_its_files_are_written() {
     ] {
         assert!(md.contains(part), "`{part}` missing from:\n{md}");
     }
+}
+
+#[test]
+fn the_alarm_sounds_at_the_levels_earliest_alarm_or_where_given() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("alarmed.ron");
+    let text = ROOM
+        .replace("EXITS", TWO_EXITS)
+        .replace("WALLS", "")
+        .replace(
+            "ALARMS",
+            "alarms: [(at: 90.0, position: (9.0, 9.0)), (at: 30.0, position: (-6.0, 12.0))],",
+        );
+    std::fs::write(&path, text).expect("write level");
+    let out = dir.path().join("drill");
+    let run = throng(&["evacuate", &s(&path), "--people", "30", "--out", &s(&out)]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let md = std::fs::read_to_string(out.join("evacuation.md")).expect("md");
+    let part = "the drill's alarm sounded at (-6.0, 12.0) (the level's earliest timed alarm): \
+                everyone heard it at once";
+    assert!(md.contains(part), "`{part}` missing from:\n{md}");
+
+    // A local alarm near the south wall, heard within the level's radius (40 m by default):
+    // the people near it flee and the rest catch it from them.
+    let run = throng(&[
+        "evacuate",
+        &s(&path),
+        "--people",
+        "30",
+        "--alarm",
+        "2,16",
+        "--out",
+        &s(&out),
+    ]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let md = std::fs::read_to_string(out.join("evacuation.md")).expect("md");
+    let part = "then an alarm sounded at (2.0, 16.0) (given by `--alarm`), heard within ";
+    assert!(md.contains(part), "`{part}` missing from:\n{md}");
 }
 
 #[test]
@@ -292,7 +366,18 @@ fn check_evacuate_prints_a_summary_per_level_and_fails_when_one_does_not_empty()
     let closed = s(&room(dir.path(), "closed.ron", ONE_CLOSED, ""));
     let run = throng(&["check", "--evacuate", &good, &closed]);
     assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
-    let lines: Vec<&str> = run.stdout.lines().collect();
+    // The level check's own lines come first (a warning for the closed exit); the drills'
+    // summaries after them.
+    assert!(
+        run.stdout.contains("warning: every exit starts closed"),
+        "{}",
+        run.stdout
+    );
+    let lines: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains(": evacuated "))
+        .collect();
     assert_eq!(lines.len(), 2, "{}", run.stdout);
     assert!(lines[0].starts_with(&format!("{good}: evacuated 100 of 100 in ")));
     assert!(

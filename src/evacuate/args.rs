@@ -27,8 +27,9 @@ pub struct EvacuateArgs {
     /// Raise a local alarm at this point (metres, inside the level's bounds), heard as the
     /// level's `crowd.behaviour.alarm` says: within its hearing radius (shorter past walls);
     /// everyone else learns only by seeing people flee, or never. Without it the drill's alarm
-    /// sounds everywhere: everyone hears it at the level's centre and moves after their own
-    /// pre-movement time.
+    /// sounds and everyone hears it at once, wherever they are, and moves after their own
+    /// pre-movement time; it is placed at the level's earliest timed alarm (`alarms`), else at
+    /// the middle of its spawn zones.
     #[arg(long, value_name = "X,Z", value_parser = parse_point, allow_hyphen_values = true)]
     pub alarm: Option<Vec2>,
     /// Folder for evacuation.csv, evacuation.md and evacuation.png (created if missing).

@@ -89,8 +89,14 @@ pub fn run_evacuate(args: &EvacuateArgs, progress: &mut dyn FnMut(&str)) -> Resu
         limit: args.limit,
         threads: args.threads,
     };
-    if level.exits.is_empty() {
-        progress("the level has no exits (`exits` in the level file): nobody can get out");
+    // The level check's word on exits, as hints: the drill still runs, and its report shows
+    // what they mean for the people.
+    let routes = crate::level_routes::unreachable_exits(&level);
+    for w in crate::level::check::exit_warnings(&level) {
+        progress(&format!("warning: {}: {}", w.field, w.message));
+    }
+    for f in routes {
+        progress(&format!("warning: {}: {}", f.field, f.message));
     }
     progress(&format!(
         "{}: {} people, {} s to settle, then the alarm; at most {} s",

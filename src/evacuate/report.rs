@@ -7,7 +7,9 @@ use std::path::Path;
 
 use glam::Vec2;
 
-use super::run::{Hearing, LeftInside, Outcome, StepCost, Stuck, CROWDED_SHARE, SETTLE_SECONDS};
+use super::run::{
+    AlarmPlace, Hearing, LeftInside, Outcome, StepCost, Stuck, CROWDED_SHARE, SETTLE_SECONDS,
+};
 use crate::crowd::evacuation::{ExitStatus, DANGER_DENSITY};
 use crate::level::check::grouped;
 
@@ -168,19 +170,26 @@ pub fn markdown(o: &Outcome, level_path: &Path) -> String {
 }
 
 fn setup_text(o: &Outcome, level_path: &Path) -> String {
+    let place = match o.alarm_place {
+        AlarmPlace::Given => "given by `--alarm`",
+        AlarmPlace::LevelAlarm => "the level's earliest timed alarm",
+        AlarmPlace::SpawnCentre => "the middle of the spawn zones; the level has no timed alarms",
+        AlarmPlace::BoundsCentre => "the middle of the bounds; the level has no timed alarms",
+    };
     let alarm = match o.hearing {
-        Hearing::Everyone => {
-            "then the drill's alarm sounded everywhere: everyone heard it at once \
-                              and moved after their own pre-movement time"
-                .to_string()
-        }
+        Hearing::Everyone => format!(
+            "then the drill's alarm sounded at ({:.1}, {:.1}) ({place}): everyone heard it at \
+             once, wherever they were, and moved after their own pre-movement time \
+             (`crowd.behaviour.alarm.reaction_seconds`)",
+            o.alarm_at.x, o.alarm_at.y
+        ),
         Hearing::Level {
             radius,
             behind_walls,
         } => format!(
-            "then an alarm sounded at ({:.1}, {:.1}), heard within {radius:.0} m ({:.0} m past \
-             walls) as the level's `crowd.behaviour.alarm` says: {} people heard it, the rest \
-             could only catch it from people fleeing",
+            "then an alarm sounded at ({:.1}, {:.1}) ({place}), heard within {radius:.0} m ({:.0} \
+             m past walls) as the level's `crowd.behaviour.alarm` says: {} people heard it, the \
+             rest could only catch it from people fleeing",
             o.alarm_at.x,
             o.alarm_at.y,
             radius * behind_walls,

@@ -24,7 +24,7 @@ pub struct Drill {
     pub people: usize,
     pub seed: u64,
     /// Where a local alarm sounds (heard as the level says); None: the drill's alarm, heard
-    /// everywhere, at the centre of the level's bounds.
+    /// everywhere, at `default_alarm_point`.
     pub alarm: Option<Vec2>,
     /// Simulated seconds after the alarm.
     pub limit: f32,
@@ -38,10 +38,51 @@ impl Drill {
             people: level.crowd.count as usize,
             seed: level.crowd.seed,
             alarm: None,
-            limit: 600.0,
+            limit: DEFAULT_LIMIT_SECONDS,
             threads: None,
         }
     }
+}
+
+/// Seconds after the alarm a drill waits for everyone by default: ten minutes, well past any
+/// sensible evacuation time of a public space.
+pub const DEFAULT_LIMIT_SECONDS: f32 = 600.0;
+
+/// Where the alarm point came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AlarmPlace {
+    /// `--alarm X,Z`.
+    Given,
+    /// The level's earliest timed alarm (`alarms`), where its designer expects one.
+    LevelAlarm,
+    /// No alarms in the level: the middle of where the crowd starts (the spawn zones'
+    /// centres weighted by their share of the crowd).
+    SpawnCentre,
+    /// Neither alarms nor spawn zones: the middle of the bounds.
+    BoundsCentre,
+}
+
+/// The alarm point when `--alarm` is not given: the level's earliest alarm event, else the
+/// middle of the spawn zones, else of the bounds.
+pub fn default_alarm_point(level: &Level) -> (Vec2, AlarmPlace) {
+    let earliest = level
+        .alarms
+        .iter()
+        .filter(|a| a.at.is_finite() && a.position.is_finite())
+        .min_by(|a, b| a.at.total_cmp(&b.at));
+    if let Some(a) = earliest {
+        return (a.position, AlarmPlace::LevelAlarm);
+    }
+    let weight: f32 = level.spawn_zones.iter().map(|z| z.weight.max(0.0)).sum();
+    if weight > 0.0 {
+        let sum: Vec2 = level
+            .spawn_zones
+            .iter()
+            .map(|z| z.center * z.weight.max(0.0))
+            .sum();
+        return (sum / weight, AlarmPlace::SpawnCentre);
+    }
+    (level.bounds.center(), AlarmPlace::BoundsCentre)
 }
 
 /// Who hears the alarm when it is raised.
@@ -105,6 +146,7 @@ pub struct Outcome {
     pub people: usize,
     pub seed: u64,
     pub alarm_at: Vec2,
+    pub alarm_place: AlarmPlace,
     pub hearing: Hearing,
     pub step_hz: u32,
     pub threads: usize,
@@ -144,25 +186,26 @@ impl Outcome {
     }
 }
 
-/// The level as the drill runs it: for the drill's alarm, heard everywhere.
-fn drill_level(level: &Level, drill: &Drill) -> (Level, Hearing, Vec2) {
+/// The level as the drill runs it, who hears the alarm and where it sounds. The drill's
+/// alarm reaches everyone: its hearing radius is set past the bounds' diagonal (no two points
+/// inside are further apart) and walls no longer shorten it.
+fn drill_level(level: &Level, drill: &Drill) -> (Level, Hearing, Vec2, AlarmPlace) {
     let mut level = level.clone();
-    let alarm = &mut level.crowd.behaviour.alarm;
     match drill.alarm {
         Some(at) => {
+            let alarm = &level.crowd.behaviour.alarm;
             let hearing = Hearing::Level {
                 radius: alarm.hearing_radius,
                 behind_walls: alarm.behind_walls,
             };
-            (level, hearing, at)
+            (level, hearing, at, AlarmPlace::Given)
         }
         None => {
-            // From the centre, the bounds' half diagonal reaches every corner; walls no longer
-            // shorten it.
-            alarm.hearing_radius = level.bounds.size().length() * 0.5 + 1.0;
+            let (at, place) = default_alarm_point(&level);
+            let alarm = &mut level.crowd.behaviour.alarm;
+            alarm.hearing_radius = level.bounds.size().length() + 1.0;
             alarm.behind_walls = 1.0;
-            let at = level.bounds.center();
-            (level, Hearing::Everyone, at)
+            (level, Hearing::Everyone, at, place)
         }
     }
 }
@@ -175,7 +218,7 @@ fn timed(crowd: &mut Crowd, dt: f32) -> f64 {
 
 /// Runs the drill; `progress` gets a line now and then (for stderr).
 pub fn run(level: &Level, drill: &Drill, progress: &mut dyn FnMut(&str)) -> Outcome {
-    let (level, hearing, alarm_at) = drill_level(level, drill);
+    let (level, hearing, alarm_at, alarm_place) = drill_level(level, drill);
     let mut crowd = Crowd::from_level(&level, drill.people, drill.seed);
     crowd.set_threads(drill.threads);
     let step_hz = level.crowd.tick_hz.max(1);
@@ -233,6 +276,7 @@ pub fn run(level: &Level, drill: &Drill, progress: &mut dyn FnMut(&str)) -> Outc
     let measured = Measured {
         hearing,
         alarm_at,
+        alarm_place,
         step_hz,
         stopped_early,
         normal,
@@ -248,6 +292,7 @@ pub fn run(level: &Level, drill: &Drill, progress: &mut dyn FnMut(&str)) -> Outc
 struct Measured {
     hearing: Hearing,
     alarm_at: Vec2,
+    alarm_place: AlarmPlace,
     step_hz: u32,
     stopped_early: bool,
     normal: StepCost,
@@ -292,6 +337,7 @@ fn finish(crowd: &Crowd, drill: &Drill, m: Measured) -> Outcome {
         people: crowd.len(),
         seed: drill.seed,
         alarm_at: m.alarm_at,
+        alarm_place: m.alarm_place,
         hearing: m.hearing,
         step_hz: m.step_hz,
         threads: drill.threads.unwrap_or_else(default_threads),
