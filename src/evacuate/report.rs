@@ -394,3 +394,42 @@ fn cost_table(o: &Outcome) -> String {
     );
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stuck_people_are_counted_per_cell_fullest_first() {
+        let at = |x: f32, z: f32, why| LeftInside {
+            at: Vec2::new(x, z),
+            why,
+        };
+        let rows = stuck_cells(&[
+            at(1.0, 1.0, Stuck::NeverAlarmed),
+            at(-1.0, 1.0, Stuck::NoWayOut),
+            at(-2.0, 4.0, Stuck::NoWayOut),
+            at(-4.9, 0.1, Stuck::OnTheWay),
+        ]);
+        assert_eq!(
+            rows,
+            vec![
+                (Vec2::new(-5.0, 0.0), [3, 0, 2, 1]),
+                (Vec2::new(0.0, 0.0), [1, 1, 0, 0]),
+            ]
+        );
+    }
+
+    #[test]
+    fn csv_fields_with_commas_or_quotes_are_quoted() {
+        assert_eq!(csv_field("north"), "north");
+        assert_eq!(csv_field("gate, east"), "\"gate, east\"");
+        assert_eq!(csv_field("the \"big\" door"), "\"the \"\"big\"\" door\"");
+    }
+
+    #[test]
+    fn whole_seconds_have_no_fraction() {
+        assert_eq!(seconds(600.0), "600");
+        assert_eq!(seconds(12.5), "12.5");
+    }
+}

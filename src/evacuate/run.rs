@@ -360,3 +360,74 @@ fn finish(crowd: &Crowd, drill: &Drill, m: Measured) -> Outcome {
         alarm_ms: m.alarm_ms,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 20 x 20 m room, people spawned west of the middle, with `rest` spliced in at the end
+    /// (exits, alarms).
+    fn room(rest: &str) -> Level {
+        let text = format!(
+            r#"Level(name: "t", bounds: (min: (-10.0, -10.0), max: (10.0, 10.0)),
+            obstacles: [],
+            spawn_zones: [
+                (name: "a", center: (-4.0, 0.0), half_extents: (2.0, 2.0), weight: 3.0),
+                (name: "b", center: (4.0, 4.0), half_extents: (1.0, 1.0)),
+            ],
+            crowd: (count: 20, models: [], variant_groups: [], walk_speed: (min: 1.0, max: 1.2),
+                seed: 3),
+            hero: (model: "x", spawn: (0.0, 0.0)),
+            {rest})"#
+        );
+        ron::from_str(&text).expect("test level parses")
+    }
+
+    const EAST_DOOR: &str = r#"exits: [(name: "east", area: Line((10.0, -1.0), (10.0, 1.0)))]"#;
+
+    #[test]
+    fn the_alarm_point_is_the_earliest_alarm_else_the_spawn_zones_middle() {
+        let (at, place) = default_alarm_point(&room(""));
+        // Weights 3 and 1: three quarters of the way to zone a's centre.
+        assert_eq!((at, place), (Vec2::new(-2.0, 1.0), AlarmPlace::SpawnCentre));
+        let level =
+            room("alarms: [(at: 50.0, position: (1.0, 1.0)), (at: 20.0, position: (-3.0, 2.0))]");
+        assert_eq!(
+            default_alarm_point(&level),
+            (Vec2::new(-3.0, 2.0), AlarmPlace::LevelAlarm)
+        );
+        let mut bare = room("");
+        bare.spawn_zones.clear();
+        assert_eq!(
+            default_alarm_point(&bare),
+            (Vec2::ZERO, AlarmPlace::BoundsCentre)
+        );
+    }
+
+    #[test]
+    fn a_drill_empties_a_room_and_its_counts_agree() {
+        let level = room(EAST_DOOR);
+        let mut drill = Drill::for_level(&level);
+        drill.threads = Some(1);
+        let o = run(&level, &drill, &mut |_| {});
+        assert!(o.everyone_out(), "{:?}", o.left_inside);
+        assert_eq!(o.hearing, Hearing::Everyone);
+        assert_eq!(o.heard_at_once, 20, "a drill's alarm reaches everyone");
+        assert_eq!(o.exits[0].through(), 20);
+        let emptied = o.emptied_at.expect("emptied");
+        assert_eq!(o.exits[0].crossings.last(), Some(&emptied));
+        assert_eq!(o.normal.steps, 300, "5 s at 60 Hz");
+        assert!(o.evacuating.steps > 0 && !o.stopped_early);
+    }
+
+    #[test]
+    fn a_closed_door_stops_the_run_early_with_everyone_inside() {
+        let level =
+            room(r#"exits: [(name: "east", area: Line((10.0, -1.0), (10.0, 1.0)), closed: true)]"#);
+        let o = run(&level, &Drill::for_level(&level), &mut |_| {});
+        assert_eq!(o.left_inside.len(), 20);
+        assert!(o.left_inside.iter().all(|p| p.why == Stuck::NoWayOut));
+        assert!(o.stopped_early && o.ran_for < 10.0, "{}", o.ran_for);
+        assert_eq!(o.emptied_at, None);
+    }
+}
