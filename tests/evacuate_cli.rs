@@ -173,7 +173,7 @@ fn a_room_with_two_exits_empties_and_its_files_are_written() {
         assert!(["west_door", "east_door"].contains(&f[1]), "{line}");
         let through: usize = f[2].parse().unwrap_or_else(|_| panic!("count in `{line}`"));
         let flow: f32 = f[3].parse().unwrap_or_else(|_| panic!("flow in `{line}`"));
-        assert!(flow >= 0.0 && flow < 20.0, "{line}");
+        assert!((0.0..20.0).contains(&flow), "{line}");
         let before = last_through.insert(f[1].to_string(), through).unwrap_or(0);
         assert!(through >= before, "counts only grow: {line}");
         assert!(t as f32 <= time + 1.0, "{line}");
