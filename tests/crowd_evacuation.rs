@@ -69,12 +69,7 @@ fn an_alarm_empties_the_plaza_through_its_exits() {
 /// everyone hears the alarm and moves at once.
 fn room_crowd(level: &Level, people: usize, seed: u64) -> Crowd {
     let mut rng = fastrand::Rng::with_seed(seed);
-    let starts = spread(
-        people,
-        Vec2::splat(0.5),
-        Vec2::new(29.5, 19.5),
-        &mut rng,
-    );
+    let starts = spread(people, Vec2::splat(0.5), Vec2::new(29.5, 19.5), &mut rng);
     let agents: Vec<(Vec2, Vec2)> = starts.iter().map(|&p| (p, p)).collect();
     Crowd::with_fixed_goals(level, &agents, seed)
 }
@@ -92,10 +87,15 @@ fn closing_one_of_four_exits_makes_the_evacuation_longer() {
         c.raise_alarm(ROOM_CENTRE);
         let t = evacuate(&mut c, 300.0, |_| {});
         let through: Vec<usize> = c.evacuation().exits().iter().map(|e| e.through()).collect();
-        support::say(&format!("{} open exits: out in {t:.1} s, through {through:?}", {
-            level.exits.iter().filter(|e| !e.closed).count()
-        }));
-        assert!(t.is_finite(), "{} left inside", c.len() - c.evacuation().out());
+        support::say(&format!(
+            "{} open exits: out in {t:.1} s, through {through:?}",
+            { level.exits.iter().filter(|e| !e.closed).count() }
+        ));
+        assert!(
+            t.is_finite(),
+            "{} left inside",
+            c.len() - c.evacuation().out()
+        );
         assert_eq!(through.iter().sum::<usize>(), 400);
         if level.exits[0].closed {
             assert_eq!(through[0], 0, "nobody leaves by the closed exit");
@@ -133,9 +133,16 @@ fn an_exit_closed_during_the_evacuation_sends_everyone_to_the_others() {
         t,
         exits.iter().map(|e| e.through()).collect::<Vec<_>>()
     ));
-    assert!(t.is_finite(), "{} left inside", c.len() - c.evacuation().out());
+    assert!(
+        t.is_finite(),
+        "{} left inside",
+        c.len() - c.evacuation().out()
+    );
     assert_eq!(exits[0].through(), before, "nobody crossed the closed exit");
-    assert_eq!(exits[1..].iter().map(|e| e.through()).sum::<usize>(), 400 - before);
+    assert_eq!(
+        exits[1..].iter().map(|e| e.through()).sum::<usize>(),
+        400 - before
+    );
     assert!((0..c.len()).all(|i| c.state[i] == AgentState::Evacuated));
 }
 
@@ -162,7 +169,11 @@ fn nobody_overlaps_while_a_packed_room_pushes_through_one_door() {
         "600 through one door: out in {t:.1} s; {samples} samples, at most {worst} pairs \
          closer than 0.35 m; densest {worst_density:?}"
     ));
-    assert!(t.is_finite(), "{} left inside", c.len() - c.evacuation().out());
+    assert!(
+        t.is_finite(),
+        "{} left inside",
+        c.len() - c.evacuation().out()
+    );
     assert!(samples > 100);
     assert_eq!(worst, 0, "pairs closer than 0.35 m");
     // The queue at the door was a real crush, not a trickle.
@@ -225,8 +236,9 @@ fn the_all_clear_brings_everyone_back_in() {
     ));
     assert!(out >= 200 && fleeing > 0, "{out} out, {fleeing} fleeing");
     assert!((0..c.len()).all(|i| c.alarm_of(i) == PersonAlarm::Calm));
-    assert!((0..c.len())
-        .all(|i| !matches!(c.state[i], AgentState::Evacuated | AgentState::Fleeing)));
+    assert!(
+        (0..c.len()).all(|i| !matches!(c.state[i], AgentState::Evacuated | AgentState::Fleeing))
+    );
     let world = c.level();
     for &p in &c.pos {
         assert!(world.bounds.contains(p) && p.is_finite(), "{p} outside");

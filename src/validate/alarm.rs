@@ -187,6 +187,12 @@ pub fn rows(outcomes: &[Outcome]) -> Vec<Row> {
             f32::NAN,
         ));
     }
+    let speeds: Vec<f32> = outcomes.iter().map(|o| o.speed).collect();
+    rows.extend(super::rimea::spread_row(
+        "alarm_propagation_speed_spread",
+        &speeds,
+        "m/s",
+    ));
     rows
 }
 

@@ -236,7 +236,7 @@ fn run_scenarios(effort: Effort, only: &[String], mut progress: impl FnMut(&str)
     }
     let mut alarm = Vec::new();
     if wanted("alarm_propagation") {
-        for s in [1u64, 2] {
+        for s in rimea::SEEDS {
             progress(&format!("alarm propagation, seed {s}"));
             alarm.push(alarm::measure(effort, s));
         }
