@@ -23,6 +23,8 @@ use crate::level::{Exit, ExitArea, Range};
 
 /// Someone this close to an exit's line (m), or inside its box, has left.
 pub const OUT_REACH: f32 = 0.35;
+/// Someone pushed out where no exit field reaches is out this close to an open exit (m).
+const CUT_OFF_REACH: f32 = 1.0;
 /// Fleeing people within this walking distance of an exit count as its queue (m).
 pub const APPROACH: f32 = 10.0;
 /// Steps between a fleeing person's exit re-choices (staggered by index).
@@ -330,12 +332,15 @@ impl Evacuation {
     }
 
     /// The open exit someone at `p` has reached: `heading` first, then any other (a person
-    /// the crush pushes through another door than theirs is out all the same).
-    fn reached(&self, heading: usize, p: Vec2) -> Option<usize> {
+    /// the crush pushes through another door than theirs is out all the same). Someone
+    /// `cut_off` (standing where no field reaches: squeezed past a door's outer face beside
+    /// its line) is out within `CUT_OFF_REACH` of an open exit.
+    fn reached(&self, heading: usize, p: Vec2, cut_off: bool) -> Option<usize> {
+        let reach = if cut_off { CUT_OFF_REACH } else { OUT_REACH };
         let at = |k: usize| {
             self.exits
                 .get(k)
-                .is_some_and(|e| !e.closed && e.area.distance(p) < OUT_REACH)
+                .is_some_and(|e| !e.closed && e.area.distance(p) < reach)
         };
         if at(heading) {
             return Some(heading);
@@ -625,7 +630,8 @@ impl Crowd {
                 PersonAlarm::Fleeing(k) => {
                     let k = self.rechoose_exit(i, k, margin) as usize;
                     let p = self.pos[i];
-                    if let Some(out) = self.evacuation.reached(k, p) {
+                    let d = self.evacuation.distance_to_exit(k, p);
+                    if let Some(out) = self.evacuation.reached(k, p, !d.is_finite()) {
                         self.leave(i, out as u16, now);
                         continue;
                     }
@@ -633,7 +639,6 @@ impl Crowd {
                     if let (Some(grid), Some(field)) =
                         (&self.evacuation.walkable, self.evacuation.fields.get(k))
                     {
-                        let d = field.distance(grid, p);
                         queues[k].push(d);
                         match field.steer_target(grid, &e.area, p) {
                             Some(t) => self.goal[i] = t,
