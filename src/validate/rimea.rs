@@ -549,6 +549,14 @@ pub fn measure(effort: Effort, progress: &mut impl FnMut(&str)) -> Outcome {
 }
 
 pub fn rows(o: &Outcome) -> Vec<Row> {
+    let mut rows = rows_9(o);
+    rows.extend(rows_11(o));
+    rows.extend(rows_12(o));
+    rows
+}
+
+/// Test 9: each run, the time ratio per seed and its spread.
+fn rows_9(o: &Outcome) -> Vec<Row> {
     let mut rows = Vec::new();
     let open = f32::NAN;
     let seeded = |what: &str, seed: u64| format!("{what} (seed {seed})");
@@ -599,6 +607,23 @@ pub fn rows(o: &Outcome) -> Vec<Row> {
             ));
         }
     }
+    let ratios: Vec<f32> = o
+        .room_9
+        .chunks(2)
+        .filter_map(|p| match p {
+            [all, half] => Some(half.seconds / all.seconds),
+            _ => None,
+        })
+        .collect();
+    rows.extend(spread_row("rimea_9_time_ratio_spread", &ratios, "ratio"));
+    rows
+}
+
+/// Test 11: each run and the near share's spread.
+fn rows_11(o: &Outcome) -> Vec<Row> {
+    let mut rows = Vec::new();
+    let open = f32::NAN;
+    let seeded = |what: &str, seed: u64| format!("{what} (seed {seed})");
     for r in &o.room_11 {
         let (p, x) = (seeded("people", r.seed), r.people as f32);
         let share = r.near as f32 / (r.near + r.far).max(1) as f32;
@@ -658,21 +683,19 @@ pub fn rows(o: &Outcome) -> Vec<Row> {
             0.0,
         ));
     }
-    let ratios: Vec<f32> = o
-        .room_9
-        .chunks(2)
-        .filter_map(|p| match p {
-            [all, half] => Some(half.seconds / all.seconds),
-            _ => None,
-        })
-        .collect();
-    rows.extend(spread_row("rimea_9_time_ratio_spread", &ratios, "ratio"));
     let shares: Vec<f32> = o
         .room_11
         .iter()
         .map(|r| r.near as f32 / (r.near + r.far).max(1) as f32)
         .collect();
     rows.extend(spread_row("rimea_11_near_share_spread", &shares, "share"));
+    rows
+}
+
+/// Test 12: each run and the density ratio's spread.
+fn rows_12(o: &Outcome) -> Vec<Row> {
+    let mut rows = Vec::new();
+    let open = f32::NAN;
     for r in &o.rooms_12 {
         let (p, x) = ("seed", r.seed as f32);
         // In people per 10 s window, whole numbers.
