@@ -23,6 +23,8 @@ use crate::level::{Exit, ExitArea, Range};
 
 /// Someone this close to an exit's line (m), or inside its box, has left.
 pub const OUT_REACH: f32 = 0.35;
+/// Someone pushed out where no exit field reaches is out this close to an open exit (m).
+const CUT_OFF_REACH: f32 = 1.0;
 /// Fleeing people within this walking distance of an exit count as its queue (m).
 pub const APPROACH: f32 = 10.0;
 /// Steps between a fleeing person's exit re-choices (staggered by index).
@@ -35,6 +37,8 @@ const MAX_SEEN: f32 = 3.0;
 pub const MAX_FLEE_SPEED: f32 = 2.5;
 /// Density above which a crowd is dangerous (people per m²): the pressure layer's threshold.
 pub const DANGER_DENSITY: f32 = 4.0;
+/// Seconds of crossings an exit's observed flow is judged over.
+const FLOW_WINDOW: f32 = 10.0;
 /// Seconds between density samples.
 const PRESSURE_EVERY: f32 = 0.5;
 
@@ -203,6 +207,9 @@ pub struct Evacuation {
     /// Built on the first alarm and after the scenery changes.
     walkable: Option<WalkableGrid>,
     fields: Vec<ExitField>,
+    /// Per exit, the walking distances of the fleeing people heading for it (last step), in
+    /// order: someone's queue is the people nearer the exit than they.
+    queues: Vec<Vec<f32>>,
     alarm: Option<Alarm>,
     pub(super) person: Vec<PersonAlarm>,
     /// Seconds left of the person's pre-movement, calming or return time.
@@ -304,9 +311,41 @@ impl Evacuation {
             .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
     }
 
+    /// Seconds until someone `distance` from exit `k` is through it: the walk there, or the
+    /// time the people ahead of them (those heading for it nearer to it) take to pass it when
+    /// that is longer. A person's own place and those behind them do not count, nor does a
+    /// queue that will be gone by the time they arrive.
     fn expected_seconds(&self, k: usize, distance: f32, speed: f32) -> f32 {
+        let ahead = self
+            .queues
+            .get(k)
+            .map_or(0, |q| q.partition_point(|&d| d < distance));
+        (distance / speed.max(0.3)).max(ahead as f32 / self.service_rate(k))
+    }
+
+    /// People per second exit `k` lets through as people judge it: the flow they saw through
+    /// it over the last `FLOW_WINDOW` seconds, or its rated capacity when that is more.
+    fn service_rate(&self, k: usize) -> f32 {
         let e = &self.exits[k];
-        distance / speed.max(0.3) + e.approaching as f32 / e.capacity.max(0.1)
+        let now = self.alarm.map_or(0.0, |a| a.elapsed);
+        e.capacity.max(e.flow(now, FLOW_WINDOW)).max(0.1)
+    }
+
+    /// The open exit someone at `p` has reached: `heading` first, then any other (a person
+    /// the crush pushes through another door than theirs is out all the same). Someone
+    /// `cut_off` (standing where no field reaches: squeezed past a door's outer face beside
+    /// its line) is out within `CUT_OFF_REACH` of an open exit.
+    fn reached(&self, heading: usize, p: Vec2, cut_off: bool) -> Option<usize> {
+        let reach = if cut_off { CUT_OFF_REACH } else { OUT_REACH };
+        let at = |k: usize| {
+            self.exits
+                .get(k)
+                .is_some_and(|e| !e.closed && e.area.distance(p) < reach)
+        };
+        if at(heading) {
+            return Some(heading);
+        }
+        (0..self.exits.len()).find(|&k| at(k))
     }
 }
 
@@ -557,11 +596,11 @@ impl Crowd {
                 }
             });
         }
-        for j in 0..n {
-            if seen[j] == 0 || Some(j) == self.controlled {
+        for (j, &saw) in seen.iter().enumerate() {
+            if saw == 0 || Some(j) == self.controlled {
                 continue;
             }
-            let chance = 1.0 - (-b.contagion_rate * (seen[j] as f32).min(MAX_SEEN) * covers).exp();
+            let chance = 1.0 - (-b.contagion_rate * f32::from(saw).min(MAX_SEEN) * covers).exp();
             if self.rand(j) < chance {
                 // Seeing people run needs no figuring out: half the usual pre-movement.
                 let r = self.rand(j);
@@ -573,7 +612,7 @@ impl Crowd {
 
     fn update_alarmed(&mut self, dt: f32, now: f32) {
         let exits = self.evacuation.exits.len();
-        let mut approaching = vec![0u32; exits];
+        let mut queues: Vec<Vec<f32>> = vec![Vec::new(); exits];
         let margin = self.level.crowd.behaviour.alarm.switch_margin_seconds;
         for i in 0..self.len() {
             if Some(i) == self.controlled {
@@ -591,17 +630,16 @@ impl Crowd {
                 PersonAlarm::Fleeing(k) => {
                     let k = self.rechoose_exit(i, k, margin) as usize;
                     let p = self.pos[i];
-                    let e = &self.evacuation.exits[k];
-                    if e.area.distance(p) < OUT_REACH && !e.closed {
-                        self.leave(i, k as u16, now);
+                    let d = self.evacuation.distance_to_exit(k, p);
+                    if let Some(out) = self.evacuation.reached(k, p, !d.is_finite()) {
+                        self.leave(i, out as u16, now);
                         continue;
                     }
+                    let e = &self.evacuation.exits[k];
                     if let (Some(grid), Some(field)) =
                         (&self.evacuation.walkable, self.evacuation.fields.get(k))
                     {
-                        if field.distance(grid, p) < APPROACH {
-                            approaching[k] += 1;
-                        }
+                        queues[k].push(d);
                         match field.steer_target(grid, &e.area, p) {
                             Some(t) => self.goal[i] = t,
                             None => self.goal[i] = p,
@@ -629,9 +667,11 @@ impl Crowd {
                 }
             }
         }
-        for (e, n) in self.evacuation.exits.iter_mut().zip(approaching) {
-            e.approaching = n;
+        for (e, q) in self.evacuation.exits.iter_mut().zip(&mut queues) {
+            q.sort_by(f32::total_cmp);
+            e.approaching = q.partition_point(|&d| d < APPROACH) as u32;
         }
+        self.evacuation.queues = queues;
     }
 
     /// About twice a second a fleeing person weighs the exits again and switches when another
@@ -652,7 +692,6 @@ impl Crowd {
             return current;
         };
         let own_d = self.evacuation.distance_to_exit(current as usize, p);
-        // Their own place in the queue does not count against their exit.
         let own_s = if own_d.is_finite() {
             self.evacuation
                 .expected_seconds(current as usize, own_d, speed)

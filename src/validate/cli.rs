@@ -108,6 +108,8 @@ mod tests {
                 order: Vec::new(),
             },
             attraction: None,
+            rimea: None,
+            alarm: Vec::new(),
         }
     }
 

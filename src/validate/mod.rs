@@ -3,6 +3,7 @@
 //! compared with a target range. `throng validate` writes the table, a CSV and plots; the tests
 //! assert every target.
 
+pub mod alarm;
 pub mod arena;
 pub mod attraction;
 pub mod bottleneck;
@@ -11,6 +12,7 @@ pub mod counterflow;
 pub mod evacuation;
 pub mod fundamental;
 pub mod plots;
+pub mod rimea;
 pub mod walkers;
 
 use std::fmt::Write as _;
@@ -119,6 +121,10 @@ pub struct Report {
     pub counterflow: counterflow::Outcome,
     /// The sandbox on the plaza (shows, a fence, queues), when it ran.
     pub attraction: Option<attraction::Outcome>,
+    /// RiMEA tests 9, 11 and 12 on the alarm machinery, when they ran.
+    pub rimea: Option<rimea::Outcome>,
+    /// The alarm's contagion front through a calm crowd, one per seed.
+    pub alarm: Vec<alarm::Outcome>,
 }
 
 impl Report {
@@ -132,13 +138,15 @@ impl Report {
 }
 
 /// The scenario groups, in the order they run and can be picked by `only`.
-pub const SCENARIOS: [&str; 6] = [
+pub const SCENARIOS: [&str; 8] = [
     "fundamental_diagram",
     "bottleneck",
     "counterflow",
     "walkers",
     "evacuation",
     "attraction",
+    "rimea",
+    "alarm_propagation",
 ];
 
 /// Runs the scenarios (all, or those named in `only`) at 60 Hz, telling `progress` what starts.
@@ -220,6 +228,20 @@ fn run_scenarios(effort: Effort, only: &[String], mut progress: impl FnMut(&str)
         rows.extend(attraction::rows(&outcome));
         attraction = Some(outcome);
     }
+    let mut rimea = None;
+    if wanted("rimea") {
+        let outcome = rimea::measure(effort, &mut progress);
+        rows.extend(rimea::rows(&outcome));
+        rimea = Some(outcome);
+    }
+    let mut alarm = Vec::new();
+    if wanted("alarm_propagation") {
+        for s in rimea::SEEDS {
+            progress(&format!("alarm propagation, seed {s}"));
+            alarm.push(alarm::measure(effort, s));
+        }
+        rows.extend(alarm::rows(&alarm));
+    }
     Report {
         effort,
         rows,
@@ -228,6 +250,8 @@ fn run_scenarios(effort: Effort, only: &[String], mut progress: impl FnMut(&str)
         bottleneck,
         counterflow,
         attraction,
+        rimea,
+        alarm,
     }
 }
 
