@@ -4,6 +4,7 @@
 
 pub mod bench;
 mod build_tool;
+mod evac_report;
 mod hero;
 mod input;
 mod input_events;
@@ -528,6 +529,13 @@ impl Session {
                 crate::ui::look_marker::draw(&view_proj, p, ui.size, within);
             }
         }
+        crate::ui::evacuation::draw_exit_labels(
+            game.agents.evacuation(),
+            &game.camera.view_projection(ui.size.x / ui.size.y.max(1.0)),
+            ui.size,
+            &self.panel_rects,
+            panels.level_overlay,
+        );
         if panels.agent_overlay {
             let view_proj = game.camera.view_projection(screen.aspect);
             agent_overlay::draw(
@@ -557,7 +565,8 @@ impl Session {
             edit_line: self.tools.hud_line(game, &panels),
         };
         let (hud_lines, hud_boxes) = hud::draw(game, &hud_info);
-        let below_hud = hud_boxes.first().map_or(10.0, |r| r.y + r.h + 8.0);
+        // Under the status box and the alarm's box below it, when that shows.
+        let below_hud = hud_boxes.iter().map(|r| r.y + r.h + 8.0).fold(10.0, f32::max);
         let legend = view
             .cull_view
             .then(|| draw_cull_view_legend(below_hud - 4.0));
@@ -671,6 +680,7 @@ impl Session {
                 changes: self.quality.changes(),
             },
             sandbox: SandboxReport::of(&self.game),
+            evacuation: evac_report::EvacuationReport::of(&self.game),
         }
     }
 
@@ -885,6 +895,8 @@ struct FrameReport {
     clock: ClockReport,
     quality: QualityReport,
     sandbox: SandboxReport,
+    /// The last alarm's evacuation (None: no alarm was raised).
+    evacuation: Option<evac_report::EvacuationReport>,
 }
 
 /// The sandbox as the last frame left it: what is placed, each show's audience, each queue,
