@@ -25,6 +25,7 @@ pub mod game;
 pub mod hero;
 pub mod level;
 pub mod level_edit;
+pub mod level_routes;
 pub mod perf;
 pub mod render;
 pub mod scenery;

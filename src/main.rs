@@ -56,7 +56,11 @@ fn main() -> ExitCode {
 /// `throng check`: problems on stdout, the summary on stderr (not with --json, whose stdout is
 /// the whole answer), exit status 1 when a level has an error.
 fn check(args: &throng::cli::CheckArgs) -> ExitCode {
-    let report = throng::level::check::check_files(&args.levels, args.json);
+    let report = throng::level::check::check_files(
+        &args.levels,
+        args.json,
+        Some(throng::level_routes::unreachable_exits),
+    );
     if !report.stdout.is_empty() {
         let printed = print_output("check", &report.stdout);
         if printed != ExitCode::SUCCESS {

@@ -190,11 +190,12 @@ pub struct Panels {
     #[arg(skip)]
     pub hero_expressions: bool,
     /// Show the level overlay (F8) at start: bounds, obstacles, points of interest with their
-    /// occupancy, paths, spawn zones, the hero spawn and the camera start.
+    /// occupancy, paths, spawn zones, exits (green open, red closed; a click opens or closes
+    /// one), the hero spawn and the camera start.
     #[arg(long)]
     pub level_overlay: bool,
-    /// Start in edit mode (F9): drag points of interest, spawn zones, path points and obstacles;
-    /// Ctrl+S writes the moved numbers into the level file.
+    /// Start in edit mode (F9): drag points of interest, spawn zones, path points, obstacles and
+    /// exits; Ctrl+S writes the moved numbers into the level file.
     #[arg(long = "edit")]
     pub edit_mode: bool,
     /// Open the build toolbar (B) at start: place performers, food stands, benches, fences,

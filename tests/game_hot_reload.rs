@@ -30,6 +30,7 @@ fn level_text(crowd: u32, extra_obstacle: bool) -> String {
         seed: 3,
     ),
     hero: (model: "assets/hero/Godette_vrm_v4.vrm", spawn: (0.0, 10.0)),
+    exits: [(name: "gate", area: Line((-4.0, 30.0), (4.0, 30.0)))],
 )
 "#
     )

@@ -149,7 +149,7 @@ fn json_lists_every_problem_with_its_fields() {
     let slow = &items[4];
     assert_eq!(slow["severity"], "warning");
     assert_eq!(slow["field"], "crowd.count");
-    assert_eq!(slow["line"], 179);
+    assert_eq!(slow["line"], 191);
     assert_eq!(slow["allowed"], "about 20,300 people for 30 fps");
 }
 
@@ -177,6 +177,48 @@ fn slowness_warnings_do_not_fail() {
     assert_eq!(
         run.stderr,
         "throng check: 1 level checked: 0 errors, 2 warnings"
+    );
+}
+
+/// An exit nobody can walk to is an error (the route grid's flood from each spawn zone); a level
+/// with people and no open exit only warns: a level without alarms never needs one.
+#[test]
+fn an_exit_walled_off_fails_and_a_level_without_an_open_exit_warns() {
+    let dir = support::scratch_dir();
+    let gate = "    exits: [(name: \"gate\", area: Line((-3.0, 20.0), (3.0, 20.0)))],\n";
+    let files = [
+        // A wall along the south edge, between the zone and the gate.
+        (
+            "walled.ron",
+            minimal_with(
+                "        (name: \"bench\"",
+                "        (name: \"wall\", kind: Wall, shape: Box(center: (0.0, 18.5), half_extents: (20.0, 0.3))),\n        (name: \"bench\"",
+            ),
+        ),
+        ("no_exit.ron", minimal_with(gate, "")),
+        ("closed.ron", minimal_with("(3.0, 20.0)))", "(3.0, 20.0)), closed: true)")),
+    ];
+    let mut args = Vec::new();
+    for (name, text) in &files {
+        std::fs::write(dir.path().join(name), text).expect("write level");
+        args.push(dir.path().join(name).display().to_string());
+    }
+    let run = check(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    let d = dir.path().display();
+    let warn = "when an alarm sounds nobody has a way out, and an evacuation needs one; allowed: \
+                at least one exit that is not `closed` (docs/LEVELS.md, Exits)";
+    assert_eq!(
+        run.stdout.lines().collect::<Vec<_>>(),
+        [
+            format!("{d}/walled.ron:27:34: exits[0].area: `gate` cannot be reached from spawn zone `south`: obstacles close every way there; allowed: an exit people can walk to from every spawn zone (open a way, move it, or mark it `closed: true`)"),
+            format!("{d}/no_exit.ron:1:1: exits: warning: the level has no exits: {warn}"),
+            format!("{d}/closed.ron:26:12: exits: warning: every exit starts closed: {warn}"),
+        ]
+    );
+    assert_eq!(
+        run.stderr,
+        "throng check: 3 levels checked: 1 error, 2 warnings"
     );
 }
 

@@ -6,8 +6,8 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 use throng::level::parse_level;
 use throng::level::schema::{
-    CameraStart, CrowdModel, HeroSettings, Lighting, NamedPath, Obstacle, Placed, PointOfInterest,
-    SpawnZone,
+    AlarmBehaviour, AlarmEvent, CameraStart, CrowdModel, Exit, HeroSettings, Lighting, NamedPath,
+    Obstacle, Placed, PointOfInterest, SpawnZone,
 };
 
 fn levels_doc() -> String {
@@ -57,11 +57,14 @@ type ExampleCheck = fn(&str, &str);
 #[test]
 fn every_section_example_parses_as_its_type() {
     let doc = levels_doc();
-    let inline: [(&str, ExampleCheck); 8] = [
+    let inline: [(&str, ExampleCheck); 11] = [
         ("### Obstacles", parses_as::<Obstacle>),
         ("### Points of interest", parses_as::<PointOfInterest>),
         ("### Paths", parses_as::<NamedPath>),
         ("### Spawn zones", parses_as::<SpawnZone>),
+        ("### Exits *optional*", parses_as::<Exit>),
+        ("### Alarms *optional*", parses_as::<AlarmEvent>),
+        ("#### Alarm behaviour", parses_as::<AlarmBehaviour>),
         ("### Hero", parses_as::<HeroSettings>),
         ("### Lighting *optional*", parses_as::<Lighting>),
         ("### Camera *optional*", parses_as::<CameraStart>),
@@ -86,6 +89,7 @@ fn the_first_level_walk_through_loads_and_validates() {
     assert_eq!(level.name, "First");
     assert_eq!(level.crowd.count, 100);
     assert_eq!(level.spawn_zones.len(), 1);
+    assert_eq!(level.exits.len(), 1, "the walk-through ends with a way out");
     // What the text says was left out took its default.
     assert_eq!(level.points_of_interest[0].radius, 2.0);
     assert_eq!(level.spawn_zones[0].weight, 1.0);

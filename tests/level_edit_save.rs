@@ -266,3 +266,90 @@ fn a_bench_carries_its_seat_as_one_edit_undone_and_saved_together() {
     );
     assert_eq!(read(&path), expected);
 }
+
+#[test]
+fn an_exit_drags_along_the_bounds_saves_only_its_numbers_and_stays_put_off_them() {
+    let (_dir, path, editor, _watcher) = session();
+    let mut editor = editor.with_route_check(throng::level_routes::unreachable_exits);
+    let start = parse(PLAZA);
+    let east = Element::Exit(index_of(&start.exits, |e| e.name == "east_exit"));
+    // Grabbed half a metre south of its centre (100, 0), let go 12 m further south along the
+    // east edge: the line keeps its 14 m and lands on the grid.
+    assert!(editor.begin_drag(east, Vec2::new(100.0, 0.5), &start));
+    editor.drag_to(Vec2::new(100.02, 12.49));
+    let moved = applied(editor.end_drag(&start));
+    assert_eq!(east.anchor(&moved), Some(Vec2::new(100.0, 12.0)));
+    assert!(editor.unsaved(&moved));
+    let saved = editor.save(&moved).expect("saves");
+    assert_eq!(saved.numbers, 2, "the two ends' z");
+    assert_eq!(
+        read(&path),
+        replace_once(
+            PLAZA,
+            r#"(name: "east_exit", area: Line((100.0, -7.0), (100.0, 7.0))),"#,
+            r#"(name: "east_exit", area: Line((100.0, 5.0), (100.0, 19.0))),"#
+        )
+    );
+    assert_eq!(parse(&read(&path)), moved);
+
+    // Into the square: on no edge, against nothing. The exit stays and the message says why.
+    let north = Element::Exit(index_of(&moved.exits, |e| e.name == "north_exit"));
+    assert!(editor.begin_drag(north, Vec2::new(0.0, -100.0), &moved));
+    editor.drag_to(Vec2::new(0.0, -60.0));
+    match editor.end_drag(&moved) {
+        EditOutcome::Refused(why) => assert!(
+            why.starts_with(
+                "north_exit stays where it was: exits[0].area: `north_exit` lies neither on the \
+                 bounds nor across an opening: its end (-7, -60) is 40 m from the bounds' edge"
+            ),
+            "{why}"
+        ),
+        other => panic!("not refused: {other:?}"),
+    }
+    assert!(
+        !editor.can_redo() && editor.can_undo(),
+        "only the first move is an edit"
+    );
+}
+
+#[test]
+fn a_box_exit_dragged_inside_a_building_is_refused_by_the_route_check() {
+    let text = replace_once(
+        PLAZA,
+        r#"(name: "east_exit", area: Line((100.0, -7.0), (100.0, 7.0))),"#,
+        r#"(name: "east_exit", area: Box(center: (97.0, 0.0), half_extents: (2.0, 3.0))),"#,
+    );
+    let dir = tempfile::tempdir().expect("scratch folder");
+    let path = dir.path().join("plaza.ron");
+    std::fs::write(&path, &text).expect("copy");
+    let start = parse(&text);
+    let mut editor = Editor::new(&path, &root(), text.clone(), start.clone())
+        .with_route_check(throng::level_routes::unreachable_exits);
+    let east = Element::Exit(index_of(&start.exits, |e| e.name == "east_exit"));
+    // Into the middle of building_east_north (66..94 by -62..-14): every cell of the box is
+    // inside it, so no spawn zone reaches it.
+    assert!(editor.begin_drag(east, Vec2::new(97.0, 0.0), &start));
+    editor.drag_to(Vec2::new(80.0, -38.0));
+    match editor.end_drag(&start) {
+        EditOutcome::Refused(why) => assert_eq!(
+            why,
+            "east_exit stays where it was: exits[3].area: `east_exit` cannot be reached from \
+             spawn zone `north_street`: obstacles close every way there; allowed: an exit \
+             people can walk to from every spawn zone (open a way, move it, or mark it \
+             `closed: true`)"
+        ),
+        other => panic!("not refused: {other:?}"),
+    }
+    // Without the route check (a session made without one) the move would apply.
+    let mut plain = Editor::new(&path, &root(), text, start.clone());
+    assert!(plain.begin_drag(east, Vec2::new(97.0, 0.0), &start));
+    plain.drag_to(Vec2::new(80.0, -38.0));
+    let moved = applied(plain.end_drag(&start));
+    assert_eq!(east.anchor(&moved), Some(Vec2::new(80.0, -38.0)));
+    // The box keeps its size: only its centre moved.
+    let (saved, numbers) = patch_level_text(&read(&path), &start, &moved).expect("patches");
+    assert_eq!(numbers, 2);
+    assert!(saved.contains(
+        r#"(name: "east_exit", area: Box(center: (80.0, -38.0), half_extents: (2.0, 3.0))),"#
+    ));
+}

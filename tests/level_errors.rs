@@ -231,6 +231,125 @@ fn every_broken_level_gets_its_exact_message() {
     );
 }
 
+/// The minimal fixture's one exit, a gate on the south edge of the bounds.
+const GATE: &str = "exits: [(name: \"gate\", area: Line((-3.0, 20.0), (3.0, 20.0)))],";
+
+/// Exits and alarm events (issue #32): (what to replace, replacement, expected message).
+const EXIT_CASES: &[(&str, &str, &str)] = &[
+    (GATE, "exits: [(name: \"gate\", area: Line((-3.0, 20.0), (3.0, 20.0))), (name: \"gate\", area: Line((20.0, -3.0), (20.0, 3.0)))],",
+        "levels/broken.ron:26:75: exits[1].name: `gate` is used twice in exits; names must be unique",
+    ),
+    ("(name: \"gate\"", "(name: \"\"",
+        "levels/broken.ron:26:20: exits[0].name: a name is required",
+    ),
+    ("Line((-3.0, 20.0)", "Line((NaN, 20.0)",
+        "levels/broken.ron:26:39: exits[0].area[0]: NaN is not a finite number",
+    ),
+    ("Line((-3.0, 20.0), (3.0, 20.0))", "Line((3.0, 20.0), (3.0, 20.0))",
+        "levels/broken.ron:26:34: exits[0].area: `gate` runs from (3, 20) to the same point: it has no width; allowed: two different points, across the opening",
+    ),
+    // In the open: on no edge, against no obstacle.
+    ("Line((-3.0, 20.0), (3.0, 20.0))", "Line((-3.0, 12.0), (3.0, 12.0))",
+        "levels/broken.ron:26:34: exits[0].area: `gate` lies neither on the bounds nor across an opening: its end (-3, 12) is 8 m from the bounds' edge and 3.9 m from the nearest obstacle; allowed: both ends within 0.5 m of the same edge of the bounds (a street end), or a line across an opening: each end within 0.5 m of an obstacle or of the bounds' edge, at least one at an obstacle (a doorway between two walls)",
+    ),
+    // Across a corner: each end on an edge, but two different edges and no obstacle.
+    ("Line((-3.0, 20.0), (3.0, 20.0))", "Line((17.0, 20.0), (20.0, 17.0))",
+        "levels/broken.ron:26:34: exits[0].area: `gate` lies neither on the bounds nor across an opening: its end (20, 17) is 0 m from the bounds' edge and 20.4 m from the nearest obstacle; allowed: both ends within 0.5 m of the same edge of the bounds (a street end), or a line across an opening: each end within 0.5 m of an obstacle or of the bounds' edge, at least one at an obstacle (a doorway between two walls)",
+    ),
+    // From the fountain towards the bench, stopping 0.65 m short of it.
+    ("Line((-3.0, 20.0), (3.0, 20.0))", "Line((0.0, 3.2), (0.0, 7.0))",
+        "levels/broken.ron:26:34: exits[0].area: `gate` lies neither on the bounds nor across an opening: its end (0, 7) is 13 m from the bounds' edge and 0.7 m from the nearest obstacle; allowed: both ends within 0.5 m of the same edge of the bounds (a street end), or a line across an opening: each end within 0.5 m of an obstacle or of the bounds' edge, at least one at an obstacle (a doorway between two walls)",
+    ),
+    ("Line((-3.0, 20.0), (3.0, 20.0))", "Box(center: (0.0, 18.0), half_extents: (2.0, 0.0))",
+        "levels/broken.ron:26:73: exits[0].area.half_extents: (2, 0) has no area; both must be above 0",
+    ),
+    ("Line((-3.0, 20.0), (3.0, 20.0))", "Box(center: (0.0, 19.0), half_extents: (2.0, 2.0))",
+        "levels/broken.ron:26:46: exits[0].area.center: `gate` reaches (2, 21) outside the plaza bounds (-20, -20) to (20, 20)",
+    ),
+    ("(3.0, 20.0)))", "(3.0, 20.0)), capacity: Some(0.0))",
+        "levels/broken.ron:26:77: exits[0].capacity: 0 would let nobody out; allowed: people per second above 0, or leave it out for 1.3 a second per metre of width",
+    ),
+    ("(3.0, 20.0)))", "(3.0, 20.0)), capacity: Some(inf))",
+        "levels/broken.ron:26:77: exits[0].capacity: inf is not a finite number; allowed: people per second above 0, or leave it out for 1.3 a second per metre of width",
+    ),
+    (GATE, "exits: [(name: \"gate\", area: Line((-3.0, 20.0), (3.0, 20.0)))],\n    alarms: [(at: -5.0, position: (0.0, 0.0))],",
+        "levels/broken.ron:27:19: alarms[0].at: -5 is below the minimum 0",
+    ),
+    (GATE, "exits: [(name: \"gate\", area: Line((-3.0, 20.0), (3.0, 20.0)))],\n    alarms: [(at: 30.0, position: (0.0, 25.0))],",
+        "levels/broken.ron:27:35: alarms[0].position: (0, 25) is outside the plaza bounds (-20, -20) to (20, 20)",
+    ),
+    (GATE, "exits: [(name: \"gate\", area: Line((-3.0, 20.0), (3.0, 20.0)))],\n    alarms: [(at: 30.0, position: (0.0, 0.0), all_clear_after: Some(0.0))],",
+        "levels/broken.ron:27:64: alarms[0].all_clear_after: 0 must be above 0; allowed: seconds above 0, or leave it out for an alarm that lasts until the player gives the all-clear",
+    ),
+    ("seed: 1,", "seed: 1, behaviour: (alarm: (speed_factor: 5.0)),",
+        "levels/broken.ron:22:52: crowd.behaviour.alarm.speed_factor: 5 is outside the allowed range 0.5 to 3",
+    ),
+    ("seed: 1,", "seed: 1, behaviour: (alarm: (reaction_seconds: (min: 4.0, max: 2.0))),",
+        "levels/broken.ron:22:56: crowd.behaviour.alarm.reaction_seconds: min 4 is above max 2",
+    ),
+];
+
+#[test]
+fn every_broken_exit_and_alarm_gets_its_exact_message() {
+    let wrong: Vec<String> = EXIT_CASES
+        .iter()
+        .filter_map(|(old, new, expected)| {
+            let got = error_for(old, new);
+            (got != *expected).then(|| format!("{new:?}\n   got: {got}\n  want: {expected}"))
+        })
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "{} of {} rows differ:\n{}",
+        wrong.len(),
+        EXIT_CASES.len(),
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn exits_on_the_bounds_or_across_an_opening_are_accepted() {
+    let accepted = [
+        // Half a metre off the edge still counts as on it (a street end written roughly).
+        "Line((-3.0, 20.4), (3.0, 19.6))",
+        // A doorway between the fountain (radius 3) and the bench (its edge at z = 7.65).
+        "Line((0.0, 3.0), (0.0, 7.65))",
+        // Between the fountain and the bounds' west edge.
+        "Line((-20.0, 0.0), (-3.2, 0.0))",
+        "Box(center: (0.0, 18.0), half_extents: (3.0, 2.0))",
+    ];
+    for area in accepted {
+        let src = MINIMAL.replacen("Line((-3.0, 20.0), (3.0, 20.0))", area, 1);
+        let src = src.replacen(
+            GATE,
+            &format!("{GATE}\n    alarms: [(at: 0.0, position: (0.0, 10.0), all_clear_after: Some(90.0))],"),
+            1,
+        );
+        if let Err(e) = parse_level(&src, LABEL, root()) {
+            panic!("{area}: {e}");
+        }
+    }
+}
+
+#[test]
+fn exits_and_alarms_beyond_their_limit_are_refused() {
+    let exits: String = (0..257)
+        .map(|i| format!("(name: \"e{i}\", area: Line((-3.0, 20.0), (3.0, 20.0))),"))
+        .collect();
+    assert_eq!(
+        error_for(GATE, &format!("exits: [{exits}],")),
+        "levels/broken.ron:26:12: exits: 257 exits; allowed: at most 256"
+    );
+    let alarms: String = (0..257)
+        .map(|i| format!("(at: {i}.0, position: (0.0, 0.0)),"))
+        .collect();
+    let with_alarms = format!("{GATE}\n    alarms: [{alarms}],");
+    assert_eq!(
+        error_for(GATE, &with_alarms),
+        "levels/broken.ron:27:13: alarms: 257 alarm events; allowed: at most 256"
+    );
+}
+
 #[test]
 fn the_impostor_distance_is_optional_and_read_when_given() {
     let old = parse_level(MINIMAL, LABEL, root()).expect("minimal loads");

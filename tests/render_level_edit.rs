@@ -303,3 +303,89 @@ fn dragging_a_bench_carries_its_seat_and_ctrl_s_writes_both() {
         );
     assert_eq!(saved, expected);
 }
+
+/// The overlay (F8, not edit mode): a click on an exit closes it in the running game, a
+/// second click opens it again, the file is never touched, and the camera does not take the
+/// clicks.
+#[test]
+fn clicking_an_exit_in_the_overlay_closes_and_opens_it() {
+    let Some(display) = find_display("clicking_an_exit_in_the_overlay") else {
+        return;
+    };
+    let support::ScratchPlaza {
+        original,
+        dir,
+        file,
+        ..
+    } = support::scratch_plaza();
+    // Looking north up the north street from 30 m: its exit on the bounds ahead.
+    let start = original
+        .lines()
+        .find(|l| l.trim_start().starts_with("camera:"))
+        .expect("the plaza's start camera");
+    let text = original.replacen(
+        start,
+        "    camera: (mode: Orbit, target: (0.0, 1.0, -88.0), distance: 30.0, yaw_deg: 0.0, \
+         pitch_deg: 50.0, fov_deg: 50.0),",
+        1,
+    );
+    std::fs::write(&file, &text).expect("write the level");
+    let level: Level = ron::from_str(&text).expect("parses");
+    let north = level
+        .exits
+        .iter()
+        .position(|e| e.name == "north_exit")
+        .expect("the north exit");
+    let vp = CameraRig::from_start(&level.camera).view_projection(SCREEN.x / SCREEN.y);
+    let centre = level.exits[north].area.center();
+    let at = project(&vp, Vec3::new(centre.x, 0.08, centre.y), SCREEN).expect("in front");
+    assert!(
+        at.x > 100.0 && at.x < 1180.0 && at.y > 150.0 && at.y < 650.0,
+        "{at}"
+    );
+    // Hover first (the exit takes the mouse from the next frame), click, click again.
+    let script = format!(
+        "3 move {x} {y}; 6 down left; 7 up left; 10 down left; 11 up left",
+        x = at.x,
+        y = at.y
+    );
+    let report_path = dir.path().join("exit.json");
+    let out = support::run_throng(
+        &display,
+        &[
+            &file.to_string_lossy(),
+            "--level-overlay",
+            "--paused",
+            "--crowd",
+            "50",
+            "--frames",
+            "14",
+            "--input-script",
+            &script,
+            "--stats-out",
+            &report_path.to_string_lossy(),
+        ],
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{log}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let notes: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("throng: exit "))
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            "throng: exit \"north_exit\" closed",
+            "throng: exit \"north_exit\" opened"
+        ],
+        "{stdout}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).expect("the level"), text);
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report_path).expect("the report"))
+            .expect("JSON");
+    let camera = &report["camera"];
+    assert_eq!(camera["orbit_target"], serde_json::json!([0.0, 1.0, -88.0]));
+    assert_eq!(camera["orbit_distance"], serde_json::json!(30.0));
+}

@@ -30,6 +30,10 @@ pub struct LevelTools {
     /// The hovered element's tooltip (its lines and the pointer), drawn after every panel so
     /// none hides it (`draw_tooltip`).
     tooltip: Option<(Vec<String>, Vec2)>,
+    /// The rectangle pushed round the pointer last frame while it was over an exit (overlay
+    /// on, edit mode off), so a press there comes to the overlay, not the camera; the
+    /// overlay's own cover does not count as a panel over the world.
+    exit_cover: Option<Rect>,
 }
 
 /// What the overlay needs of the frame.
@@ -50,13 +54,15 @@ impl LevelTools {
     pub fn new(watcher: &LevelWatcher, level: &Level, asset_root: &Path) -> LevelTools {
         let editor = watcher
             .good_text()
-            .map(|t| Editor::new(watcher.path(), asset_root, t.to_string(), level.clone()));
+            .map(|t| Editor::new(watcher.path(), asset_root, t.to_string(), level.clone()))
+            .map(|e| e.with_route_check(crate::level_routes::unreachable_exits));
         LevelTools {
             editor,
             heat: HeatMap::new(&level.bounds),
             last_sim: 0.0,
             held_reload: None,
             tooltip: None,
+            exit_cover: None,
         }
     }
 
@@ -246,10 +252,11 @@ impl LevelTools {
         } else {
             None
         };
-        let level = match self.editor.as_ref().and_then(|e| e.preview()) {
+        let mut level = match self.editor.as_ref().and_then(|e| e.preview()) {
             Some(preview) => preview.clone(),
             None => game.level().clone(),
         };
+        shown_exit_states(&mut level, game);
         let mut overlay = LevelOverlay::build(&level, game.agents.poi_occupancy());
         overlay.merge_close_handles(&view_proj, f.screen);
         let error = game.reload_error();
@@ -261,11 +268,20 @@ impl LevelTools {
         if let Some(e) = dragged {
             overlay.highlight(e);
         }
+        // The overlay's own cover round a hovered exit is no panel: the exit's label stays
+        // and the exit stays hovered.
+        let cover = self.exit_cover.take();
+        let panels: Vec<Rect> = f
+            .panel_rects
+            .iter()
+            .copied()
+            .filter(|r| Some(*r) != cover)
+            .collect();
         let view = OverlayView {
             view_proj,
             eye: game.camera.eye(),
             screen: f.screen,
-            panels: f.panel_rects,
+            panels: &panels,
             edit_mode: edit,
         };
         let grips = draw_overlay(&overlay, &view);
@@ -275,7 +291,7 @@ impl LevelTools {
         // Over a panel (or the HUD) the pointer hovers that, not the world under it: a tooltip
         // there would be drawn beneath the panel and show through it.
         let at = f.pointer.pos;
-        let over_panel = f.panel_rects.iter().any(|r| r.contains(at.x, at.y));
+        let over_panel = panels.iter().any(|r| r.contains(at.x, at.y));
         let hovered = dragged.or_else(|| {
             (!over_panel)
                 .then(|| pick(&overlay, &view_proj, f.screen, at, ground, false))
@@ -286,9 +302,37 @@ impl LevelTools {
             if let Some(err) = error.filter(|_| broken == Some(e)) {
                 lines.push(format!("error: {}", err.message));
             }
+            if let (Element::Exit(k), false) = (e, edit) {
+                let closed = level.exits.get(k).is_some_and(|x| x.closed);
+                lines.push(format!(
+                    "click to {}",
+                    if closed { "open" } else { "close" }
+                ));
+            }
             self.tooltip = Some((lines, f.pointer.pos));
         }
+        if let (Some(Element::Exit(k)), false) = (hovered, edit) {
+            self.click_exit(game, k, f, covered);
+        }
         note
+    }
+
+    /// The pointer is over exit `k` in the overlay: the area round it takes the mouse from the
+    /// camera (from the next frame), and a press there opens or closes the exit in the running
+    /// game (the game says which in its note; the file is not changed).
+    fn click_exit(&mut self, game: &mut Game, k: usize, f: &ToolsFrame, covered: &mut Vec<Rect>) {
+        let s = crate::view::level_overlay::HANDLE_PICK_PIXELS;
+        let r = Rect {
+            x: f.pointer.pos.x - s,
+            y: f.pointer.pos.y - s,
+            w: 2.0 * s,
+            h: 2.0 * s,
+        };
+        covered.push(r);
+        self.exit_cover = Some(r);
+        if f.pointer.pressed.left {
+            game.toggle_exit(k);
+        }
     }
 
     /// This frame's tooltip, if an element is hovered; call once the panels are drawn.
@@ -336,6 +380,17 @@ impl LevelTools {
             }
         }
         None
+    }
+}
+
+/// The overlay shows each exit as the running game has it: open or closed by a click (the
+/// crowd's exit states), not as the file says. Matched by index and name, so a level whose
+/// exits changed (a reload not yet taken by the crowd) keeps the file's states.
+fn shown_exit_states(level: &mut Level, game: &Game) {
+    for (exit, now) in level.exits.iter_mut().zip(game.agents.evacuation().exits()) {
+        if exit.name == now.name {
+            exit.closed = now.closed;
+        }
     }
 }
 

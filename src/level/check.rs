@@ -10,7 +10,7 @@
 use std::path::Path;
 
 use super::paths::{find_asset_root, Places};
-use super::validate::free_area;
+use super::validate::{free_area, RouteCheck};
 use super::{check_level_text, read_level_text, Level, LevelError};
 use crate::level::locate::FieldMap;
 
@@ -227,9 +227,37 @@ pub fn motion_warnings(level: &Level, places: &Places) -> Vec<SlowSetting> {
     out
 }
 
+/// A level that has people but no open exit: an alarm would send them nowhere. Not an error:
+/// a level without alarms never needs one.
+pub fn exit_warnings(level: &Level) -> Vec<SlowSetting> {
+    if level.spawn_zones.is_empty() || level.exits.iter().any(|e| !e.closed) {
+        return Vec::new();
+    }
+    let what = if level.exits.is_empty() {
+        "the level has no exits"
+    } else {
+        "every exit starts closed"
+    };
+    vec![SlowSetting {
+        field: "exits".into(),
+        message: format!(
+            "{what}: when an alarm sounds nobody has a way out, and an evacuation needs one; \
+             allowed: at least one exit that is not `closed` (docs/LEVELS.md, Exits)"
+        ),
+    }]
+}
+
 /// Every problem of one level file: errors (a file that cannot be read or parsed has one;
 /// validation reports every field that is wrong), then, for a valid level, its slowness warnings.
+/// The checks that need the crowd's route grid are left out (see [`check_file_with`]).
 pub fn check_file(path: &Path) -> Vec<Problem> {
+    check_file_with(path, None)
+}
+
+/// [`check_file`], and for a level that validates, `routes` (the checks over the crowd's route
+/// grid, which `level` cannot make itself: `level_routes::unreachable_exits`): its findings are
+/// errors, and a level with any gets no warnings, like any other invalid level.
+pub fn check_file_with(path: &Path, routes: Option<RouteCheck>) -> Vec<Problem> {
     let label = path.display().to_string();
     let source = match read_level_text(path) {
         Ok(s) => s,
@@ -247,21 +275,30 @@ pub fn check_file(path: &Path) -> Vec<Problem> {
         return Vec::new();
     };
     let fields = FieldMap::new(&source);
+    let problem = |field: String, message: String, severity: Severity| {
+        let pos = fields.position_of(&field);
+        let e = LevelError {
+            file: label.clone(),
+            line: pos.line,
+            column: pos.col,
+            field,
+            message,
+        };
+        Problem::new(&e, severity)
+    };
+    let unreachable = routes.map_or_else(Vec::new, |check| check(&level));
+    if !unreachable.is_empty() {
+        return unreachable
+            .into_iter()
+            .map(|f| problem(f.field, f.message, Severity::Error))
+            .collect();
+    }
     let mut warnings = motion_warnings(&level, &places);
+    warnings.extend(exit_warnings(&level));
     warnings.extend(slowness_warnings(&level, level.crowd.count));
     warnings
         .into_iter()
-        .map(|w| {
-            let pos = fields.position_of(&w.field);
-            let e = LevelError {
-                file: label.clone(),
-                line: pos.line,
-                column: pos.col,
-                field: w.field,
-                message: w.message,
-            };
-            Problem::new(&e, Severity::Warning)
-        })
+        .map(|w| problem(w.field, w.message, Severity::Warning))
         .collect()
 }
 
@@ -274,8 +311,16 @@ pub struct CheckReport {
     pub failed: bool,
 }
 
-pub fn check_files(paths: &[impl AsRef<Path>], json: bool) -> CheckReport {
-    let problems: Vec<Problem> = paths.iter().flat_map(|p| check_file(p.as_ref())).collect();
+/// `throng check` over `paths`; `routes` as in [`check_file_with`].
+pub fn check_files(
+    paths: &[impl AsRef<Path>],
+    json: bool,
+    routes: Option<RouteCheck>,
+) -> CheckReport {
+    let problems: Vec<Problem> = paths
+        .iter()
+        .flat_map(|p| check_file_with(p.as_ref(), routes))
+        .collect();
     let errors = problems
         .iter()
         .filter(|p| p.severity == Severity::Error)

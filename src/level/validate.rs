@@ -12,6 +12,9 @@ use super::schema::*;
 use crate::clip_kind::ClipKind;
 // Re-exported: these lived here before `footprint` took the obstacle geometry.
 pub use crate::footprint::{obstacle_contains, segment_hits_obstacle};
+pub use exits::EXIT_REACH;
+
+mod exits;
 
 /// The most agents a level may ask for.
 pub const MAX_CROWD: u32 = 1_000_000;
@@ -29,6 +32,10 @@ pub const MAX_PATHS: usize = 256;
 /// Points of all paths together.
 pub const MAX_PATH_POINTS: usize = 4096;
 pub const MAX_CROWD_MODELS: usize = 64;
+/// Exits and alarm events: the reach check floods the route grid once per spawn zone and tests
+/// every exit against each flood.
+pub const MAX_EXITS: usize = 256;
+pub const MAX_ALARMS: usize = 256;
 pub const MAX_VARIANT_GROUPS: usize = 256;
 /// Items of any smaller list: a group's models, tints and props; a crowd model's clips,
 /// material lists, attachment choices and hidden meshes.
@@ -48,6 +55,12 @@ pub struct Finding {
     pub field: String,
     pub message: String,
 }
+
+/// A check of a valid level that `level` cannot make itself because it needs the crowd's
+/// route grid (`crate::level_routes::unreachable_exits`: the crowd is built on levels, so
+/// `level` cannot name it). `throng check` and the level editor are handed one; its findings
+/// are errors.
+pub type RouteCheck = fn(&Level) -> Vec<Finding>;
 
 struct Checker<'a> {
     places: &'a Places,
@@ -324,6 +337,8 @@ impl Checker<'_> {
             level.spawn_zones.len(),
             MAX_SPAWN_ZONES,
         );
+        self.at_most("exits", "exits", level.exits.len(), MAX_EXITS);
+        self.at_most("alarms", "alarm events", level.alarms.len(), MAX_ALARMS);
         let cr = &level.crowd;
         self.at_most(
             "crowd.models",
@@ -803,6 +818,7 @@ impl Checker<'_> {
             0.0,
             600.0,
         );
+        self.alarm_behaviour(&be.alarm);
         if self.clean() && cr.count > 0 {
             let fits = u64::from(max_people(level));
             if cr.count as u64 > fits {
@@ -973,6 +989,8 @@ pub fn validate_all(level: &Level, places: &Places) -> Vec<Finding> {
     c.points_of_interest(level);
     c.paths(level);
     c.spawn_zones(level);
+    c.exits(level);
+    c.alarms(level);
     c.crowd_models(level);
     c.crowd_behaviour(level);
     c.hero(level);

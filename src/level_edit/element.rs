@@ -4,7 +4,7 @@
 use glam::Vec2;
 
 use crate::footprint::box_to_world;
-use crate::level::{Activity, Level, ObstacleKind, Shape};
+use crate::level::{Activity, ExitArea, Level, ObstacleKind, Shape};
 
 /// One element of a level, by its place in the level's lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -18,6 +18,8 @@ pub enum Element {
     Spawn(usize),
     HeroSpawn,
     CameraStart,
+    /// A way out (`exits[N]`): a line or a box, moved whole.
+    Exit(usize),
 }
 
 /// Moved handles land on this grid (metres), so a saved file holds round numbers.
@@ -51,6 +53,7 @@ impl Element {
             Element::Spawn(i) => format!("spawn_zones[{i}]"),
             Element::HeroSpawn => "hero.spawn".to_string(),
             Element::CameraStart => "camera".to_string(),
+            Element::Exit(i) => format!("exits[{i}]"),
         }
     }
 
@@ -68,6 +71,8 @@ impl Element {
             Element::Poi(i)
         } else if let Some((i, _)) = index("spawn_zones") {
             Element::Spawn(i)
+        } else if let Some((i, _)) = index("exits") {
+            Element::Exit(i)
         } else if let Some((i, tail)) = index("paths") {
             let point = tail
                 .strip_prefix(".points[")
@@ -94,6 +99,7 @@ impl Element {
             Element::Obstacle(i) => i < level.obstacles.len(),
             Element::Poi(i) => i < level.points_of_interest.len(),
             Element::Spawn(i) => i < level.spawn_zones.len(),
+            Element::Exit(i) => i < level.exits.len(),
             Element::Path(i) => i < level.paths.len(),
             Element::PathPoint(i, k) => level.paths.get(i).is_some_and(|p| k < p.points.len()),
             Element::Bounds | Element::HeroSpawn | Element::CameraStart => true,
@@ -106,6 +112,7 @@ impl Element {
             Element::Obstacle(i) => level.obstacles.get(i).map(|o| o.name.clone()),
             Element::Poi(i) => level.points_of_interest.get(i).map(|p| p.name.clone()),
             Element::Spawn(i) => level.spawn_zones.get(i).map(|z| z.name.clone()),
+            Element::Exit(i) => level.exits.get(i).map(|e| e.name.clone()),
             Element::Path(i) => level.paths.get(i).map(|p| p.name.clone()),
             Element::PathPoint(i, k) => level.paths.get(i).map(|p| format!("{} #{k}", p.name)),
             Element::Bounds => Some("bounds".to_string()),
@@ -133,6 +140,17 @@ impl Element {
                 None => "point of interest".to_string(),
             },
             Element::Spawn(_) => "spawn zone".to_string(),
+            Element::Exit(i) => match level.exits.get(i) {
+                Some(e) => {
+                    let shape = match e.area {
+                        ExitArea::Line(..) => "line",
+                        ExitArea::Box { .. } => "box",
+                    };
+                    let state = if e.closed { "closed" } else { "open" };
+                    format!("exit ({shape}, {state}, {:.1} people/s)", e.capacity())
+                }
+                None => "exit".to_string(),
+            },
             Element::Path(_) => "path".to_string(),
             Element::PathPoint(..) => "path point".to_string(),
             Element::Bounds => "bounds".to_string(),
@@ -145,7 +163,11 @@ impl Element {
     pub fn movable(&self) -> bool {
         matches!(
             self,
-            Element::Obstacle(_) | Element::Poi(_) | Element::Spawn(_) | Element::PathPoint(..)
+            Element::Obstacle(_)
+                | Element::Poi(_)
+                | Element::Spawn(_)
+                | Element::PathPoint(..)
+                | Element::Exit(_)
         )
     }
 
@@ -155,6 +177,7 @@ impl Element {
             Element::Obstacle(i) => level.obstacles.get(i).map(|o| o.shape.center()),
             Element::Poi(i) => level.points_of_interest.get(i).map(|p| p.position),
             Element::Spawn(i) => level.spawn_zones.get(i).map(|z| z.center),
+            Element::Exit(i) => level.exits.get(i).map(|e| e.area.center()),
             Element::Path(i) => level.paths.get(i).and_then(|p| p.points.first().copied()),
             Element::PathPoint(i, k) => level.paths.get(i)?.points.get(k).copied(),
             Element::Bounds => Some(level.bounds.center()),
@@ -226,6 +249,9 @@ impl Element {
     /// does not move.
     pub fn move_to(&self, level: &mut Level, to: Vec2) -> bool {
         let to = Vec2::new(snap(to.x), snap(to.y));
+        if let Element::Exit(i) = *self {
+            return move_exit(level, i, to);
+        }
         let slot = match *self {
             Element::Obstacle(i) => match level.obstacles.get_mut(i).map(|o| &mut o.shape) {
                 Some(Shape::Circle { center, .. }) | Some(Shape::Box { center, .. }) => center,
@@ -295,8 +321,28 @@ impl Element {
     }
 }
 
+/// Moves exit `i` whole so its centre stands at `to` (on the grid). A line's ends keep their
+/// offsets from the centre to the centimetre, like a bench's seats: the opening stays as wide
+/// as the file says, and the file gets round numbers.
+fn move_exit(level: &mut Level, i: usize, to: Vec2) -> bool {
+    let Some(exit) = level.exits.get_mut(i) else {
+        return false;
+    };
+    let step = to - exit.area.center();
+    let cm = |p: Vec2| Vec2::new(centimetres(p.x), centimetres(p.y));
+    exit.area = match exit.area {
+        ExitArea::Line(a, b) => ExitArea::Line(cm(a + step), cm(b + step)),
+        ExitArea::Box { half_extents, .. } => ExitArea::Box {
+            center: to,
+            half_extents,
+        },
+    };
+    true
+}
+
 /// Every number edit mode can change, by field path, in a fixed order: handle positions of
-/// points of interest, spawn zones, path points and obstacles, and box angles.
+/// points of interest, spawn zones, path points, obstacles and exits (a line's two ends, a
+/// box's centre), and box angles.
 pub fn editable_numbers(level: &Level) -> Vec<(String, f32)> {
     let mut out = Vec::new();
     let mut xz = |path: String, v: Vec2| {
@@ -316,6 +362,15 @@ pub fn editable_numbers(level: &Level) -> Vec<(String, f32)> {
     }
     for (i, o) in level.obstacles.iter().enumerate() {
         xz(format!("obstacles[{i}].shape.center"), o.shape.center());
+    }
+    for (i, e) in level.exits.iter().enumerate() {
+        match e.area {
+            ExitArea::Line(a, b) => {
+                xz(format!("exits[{i}].area[0]"), a);
+                xz(format!("exits[{i}].area[1]"), b);
+            }
+            ExitArea::Box { center, .. } => xz(format!("exits[{i}].area.center"), center),
+        }
     }
     for (i, o) in level.obstacles.iter().enumerate() {
         if let Shape::Box { angle_deg, .. } = o.shape {
@@ -411,6 +466,31 @@ mod tests {
             assert!(bench.rotate(&mut level, 90.0));
         }
         assert_eq!(seat.anchor(&level), Some(Vec2::new(14.1, 2.0)));
+    }
+
+    #[test]
+    fn an_exit_is_named_by_its_field_path_and_moves_whole() {
+        let mut level = plaza();
+        let e = Element::from_field_path("exits[2].area[1]", &level);
+        assert_eq!(e, Some(Element::Exit(2)));
+        assert_eq!(Element::Exit(2).field_path(), "exits[2]");
+        assert_eq!(Element::Exit(2).name(&level), "west_exit");
+        // 14 m wide, 1.3 people a second per metre.
+        assert_eq!(
+            Element::Exit(2).kind(&level),
+            "exit (line, open, 18.2 people/s)"
+        );
+        assert_eq!(Element::from_field_path("exits[9].area", &level), None);
+        assert!(Element::Exit(2).movable());
+        assert!(Element::Exit(2).move_to(&mut level, Vec2::new(-99.98, 20.03)));
+        assert_eq!(
+            level.exits[2].area,
+            ExitArea::Line(Vec2::new(-100.0, 13.05), Vec2::new(-100.0, 27.05))
+        );
+        assert!(
+            !Element::Exit(2).rotate(&mut level, 15.0),
+            "exits do not turn"
+        );
     }
 
     #[test]

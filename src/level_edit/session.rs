@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use glam::Vec2;
 
 use crate::files::replace_in_place;
+use crate::level::validate::RouteCheck;
 use crate::level::{read_level_source, validate, Level};
 
 use super::element::Element;
@@ -77,6 +78,9 @@ pub struct Editor {
     drag: Option<Drag>,
     /// The element last grabbed: R turns it.
     pub selected: Option<Element>,
+    /// The checks over the crowd's route grid (an exit walled off), which this module cannot
+    /// make itself; none when the session was made without them.
+    route_check: Option<RouteCheck>,
 }
 
 /// `plaza.ron` → `plaza.ron.bak`, beside it.
@@ -99,7 +103,16 @@ impl Editor {
             redo: Vec::new(),
             drag: None,
             selected: None,
+            route_check: None,
         }
+    }
+
+    /// Also refuses an edit that the route checks (`level_routes::unreachable_exits`) find a
+    /// new fault in: an exit dragged behind a wall, an obstacle dragged across the only way to
+    /// one. Faults the level already had do not block other edits.
+    pub fn with_route_check(mut self, check: RouteCheck) -> Editor {
+        self.route_check = Some(check);
+        self
     }
 
     /// The file was changed outside the game and loaded: it is the new base, and the session's
@@ -193,10 +206,13 @@ impl Editor {
         if next == *current {
             return EditOutcome::None;
         }
-        if let Err(f) = validate::validate(
-            &next,
-            &crate::level::paths::Places::for_file(&self.path, &self.asset_root),
-        ) {
+        let places = crate::level::paths::Places::for_file(&self.path, &self.asset_root);
+        let mut fault = validate::validate(&next, &places).err();
+        if let (None, Some(check)) = (&fault, self.route_check) {
+            let before = check(current);
+            fault = check(&next).into_iter().find(|f| !before.contains(f));
+        }
+        if let Some(f) = fault {
             return EditOutcome::Refused(format!(
                 "{} stays where it was: {}: {}",
                 element.name(current),

@@ -1,11 +1,11 @@
 //! What the level overlay (F8) draws, as plain data: the bounds, obstacle outlines, points of
-//! interest with their activity and occupancy, paths with direction arrows, spawn zones, the
-//! hero spawn and the camera start, as 3D lines, labels and handles; their projection to the
+//! interest with their activity and occupancy, paths with direction arrows, spawn zones, exits
+//! (open or closed), the hero spawn and the camera start, as 3D lines, labels and handles; their projection to the
 //! screen; and picking (a screen point → the element under it). Only `ui/` draws it.
 
 use glam::{Mat4, Vec2, Vec3, Vec4};
 
-use crate::level::{Level, Shape};
+use crate::level::{ExitArea, Level, Shape};
 use crate::level_edit::Element;
 
 /// Linear RGBA.
@@ -18,6 +18,16 @@ pub const PATH_COLOR: Rgba = [1.0, 0.35, 0.9, 0.95];
 pub const SPAWN_COLOR: Rgba = [0.35, 1.0, 0.35, 0.95];
 pub const HERO_COLOR: Rgba = [1.0, 0.95, 0.2, 1.0];
 pub const CAMERA_COLOR: Rgba = [0.55, 0.65, 1.0, 1.0];
+/// Exits: a deeper green than the spawn zones' when open, red when closed (the highlight's red
+/// is brighter, and a closed exit also carries a cross).
+pub const EXIT_OPEN_COLOR: Rgba = [0.0, 0.85, 0.35, 1.0];
+pub const EXIT_CLOSED_COLOR: Rgba = [0.85, 0.05, 0.1, 1.0];
+/// A closed exit's label: the line's red is too dark to read on the labels' black.
+pub const EXIT_CLOSED_LABEL: Rgba = [1.0, 0.5, 0.5, 1.0];
+/// Exit lines are drawn this wide (pixels), over the bounds line they often lie on.
+const EXIT_WIDTH: f32 = 5.0;
+/// Half the arms of a closed exit's cross (m).
+const CROSS_HALF: f32 = 1.5;
 /// The element an error names, and the one under the pointer.
 pub const HIGHLIGHT_COLOR: Rgba = [1.0, 0.15, 0.15, 1.0];
 
@@ -191,6 +201,7 @@ impl LevelOverlay {
             o.label(z.center, text, SPAWN_COLOR, e, 1);
         }
         o.paths(level);
+        o.exits(level);
         for (i, p) in level.points_of_interest.iter().enumerate() {
             let e = Element::Poi(i);
             o.circle(p.position, p.radius, POI_COLOR, e);
@@ -254,6 +265,50 @@ impl LevelOverlay {
         }
     }
 
+    /// Each exit's line or box in green (open) or red with a cross (closed), a handle at its
+    /// centre and a label with its state and capacity. Drawn after the bounds, whose line a
+    /// street end lies on, and wider, so it shows over it.
+    fn exits(&mut self, level: &Level) {
+        for (i, exit) in level.exits.iter().enumerate() {
+            let e = Element::Exit(i);
+            let color = if exit.closed {
+                EXIT_CLOSED_COLOR
+            } else {
+                EXIT_OPEN_COLOR
+            };
+            let first = self.lines.len();
+            match exit.area {
+                ExitArea::Line(a, b) => self.outline(&[a, b], false, color, e),
+                ExitArea::Box {
+                    center,
+                    half_extents,
+                } => {
+                    let c = rect_corners(center, half_extents, 0.0);
+                    self.outline(&c, true, color, e);
+                    self.areas.push((e, Area::Quad(c)));
+                }
+            }
+            let center = exit.area.center();
+            if exit.closed {
+                let d = Vec2::splat(CROSS_HALF * std::f32::consts::FRAC_1_SQRT_2);
+                let other = Vec2::new(d.x, -d.y);
+                self.outline(&[center - d, center + d], false, color, e);
+                self.outline(&[center - other, center + other], false, color, e);
+            }
+            for l in &mut self.lines[first..] {
+                l.width = EXIT_WIDTH;
+            }
+            self.handle(center, e);
+            let (state, label) = if exit.closed {
+                ("closed", EXIT_CLOSED_LABEL)
+            } else {
+                ("open", color)
+            };
+            let text = format!("exit {} · {state} · {:.1}/s", exit.name, exit.capacity());
+            self.label(center, text, label, e, 0);
+        }
+    }
+
     fn paths(&mut self, level: &Level) {
         for (i, p) in level.paths.iter().enumerate() {
             let e = Element::Path(i);
@@ -313,7 +368,8 @@ impl LevelOverlay {
         for l in &mut self.lines {
             if l.element == element || Some(l.element) == path_of_point {
                 l.color = HIGHLIGHT_COLOR;
-                l.width = 4.0;
+                // Thicker than drawn: exits' wide lines too.
+                l.width = (l.width + 2.0).max(4.0);
             }
         }
         for l in &mut self.labels {
@@ -611,6 +667,88 @@ mod tests {
             LevelOverlay::build(&level, &[]).handles.len() - 1,
             handles(&far).len()
         );
+    }
+
+    #[test]
+    fn exits_are_green_lines_or_red_crossed_boxes_picked_and_dragged_by_their_centre() {
+        let level: Level = ron::from_str(&LEVEL.replace(
+            "    crowd:",
+            "    exits: [\n        (name: \"gate\", area: Line((-4.0, 20.0), (4.0, 20.0))),\n        \
+             (name: \"door\", area: Box(center: (-15.0, 0.0), half_extents: (1.0, 2.0)), \
+             capacity: Some(2.0), closed: true),\n    ],\n    crowd:",
+        ))
+        .expect("parses");
+        let o = LevelOverlay::build(&level, &[]);
+        let (gate, door) = (Element::Exit(0), Element::Exit(1));
+        let h = LIFT;
+        assert_eq!(
+            lines_of(&o, gate),
+            vec![(Vec3::new(-4.0, h, 20.0), Vec3::new(4.0, h, 20.0))]
+        );
+        // The box's four sides and the two arms of its cross.
+        assert_eq!(lines_of(&o, door).len(), 6);
+        let colour_of = |e| {
+            let ls: Vec<&OverlayLine> = o.lines.iter().filter(|l| l.element == e).collect();
+            assert!(ls
+                .iter()
+                .all(|l| l.width == EXIT_WIDTH && l.color == ls[0].color));
+            ls[0].color
+        };
+        assert_eq!(colour_of(gate), EXIT_OPEN_COLOR);
+        assert_eq!(colour_of(door), EXIT_CLOSED_COLOR);
+        // Drawn after the bounds, so a street end shows over the bounds' line.
+        let last_bounds = o.lines.iter().rposition(|l| l.element == Element::Bounds);
+        let first_exit = o.lines.iter().position(|l| l.element == gate);
+        assert!(last_bounds < first_exit);
+        let texts: Vec<&str> = o
+            .labels
+            .iter()
+            .filter(|l| matches!(l.element, Element::Exit(_)))
+            .map(|l| l.text.as_str())
+            .collect();
+        // The gate's default capacity: 1.3 a second per metre of its 8 m.
+        assert_eq!(
+            texts,
+            vec!["exit gate · open · 10.4/s", "exit door · closed · 2.0/s"]
+        );
+        let handles: Vec<(Element, Vec3, bool)> = o
+            .handles
+            .iter()
+            .filter(|h| matches!(h.element, Element::Exit(_)))
+            .map(|h| (h.element, h.at, h.movable))
+            .collect();
+        assert_eq!(
+            handles,
+            vec![
+                (gate, Vec3::new(0.0, h, 20.0), true),
+                (door, Vec3::new(-15.0, h, 0.0), true)
+            ]
+        );
+        let vp = top_down();
+        let screen = Vec2::new(800.0, 800.0);
+        let at = |x: f32, z: f32| project(&vp, Vec3::new(x, LIFT, z), screen).expect("in front");
+        let pick_at = |x: f32, z: f32, movable_only| {
+            pick(
+                &o,
+                &vp,
+                screen,
+                at(x, z),
+                Some(Vec2::new(x, z)),
+                movable_only,
+            )
+        };
+        // On the gate's line (over the bounds' line), away from its handle; inside the door.
+        assert_eq!(pick_at(3.0, 20.0, false), Some(gate));
+        assert_eq!(pick_at(3.0, 20.0, true), None);
+        assert_eq!(pick_at(0.0, 20.0, true), Some(gate));
+        assert_eq!(pick_at(-14.5, 1.5, false), Some(door));
+        let mut lit = o.clone();
+        lit.highlight(gate);
+        assert!(lit
+            .lines
+            .iter()
+            .filter(|l| l.element == gate)
+            .all(|l| l.color == HIGHLIGHT_COLOR && l.width > EXIT_WIDTH));
     }
 
     #[test]
