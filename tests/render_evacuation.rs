@@ -173,7 +173,10 @@ fn the_toolbar_alarm_sounds_where_the_player_clicks_and_then_gives_the_all_clear
         evac["at"][0].as_f64().unwrap_or(f64::NAN) as f32,
         evac["at"][1].as_f64().unwrap_or(f64::NAN) as f32,
     );
-    assert!(at.distance(ground) < 0.5, "raised at {at}, clicked {ground}");
+    assert!(
+        at.distance(ground) < 0.5,
+        "raised at {at}, clicked {ground}"
+    );
     // The button now gives the all-clear.
     let shown = texts(&report);
     assert!(shown.iter().any(|t| t == "All clear"), "{shown:?}");

@@ -266,7 +266,8 @@ impl BuildTool {
         }
         self.cancel(game);
         self.alarm_armed = true;
-        Some("click the ground where the alarm sounds (right-click: cancel)".into())
+        // The ghost beside the pointer says what to do.
+        None
     }
 
     /// The armed alarm takes the whole mouse: its hearing circle follows the pointer, a click

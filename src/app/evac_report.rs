@@ -2,7 +2,7 @@
 //! test (or a script) can tell that people left and by which exit without reading pixels.
 
 use crate::game::Game;
-use crate::ui::evacuation::{hud_lines, FLOW_WINDOW};
+use crate::ui::evacuation::{fled_out_at, hud_lines, FLOW_WINDOW};
 
 #[derive(serde::Serialize)]
 pub struct EvacuationReport {
@@ -13,7 +13,10 @@ pub struct EvacuationReport {
     /// Seconds since it was raised.
     elapsed: f32,
     all_clear_at: Option<f32>,
+    /// Everyone in the level out (the crowd's record).
     emptied_at: Option<f32>,
+    /// Everyone who fled out, as the HUD says "emptied in T s".
+    fled_out_at: Option<f32>,
     /// People in the level, those alarmed and still inside (heard or fleeing), and those out.
     inside: usize,
     fleeing: usize,
@@ -53,6 +56,7 @@ impl EvacuationReport {
             elapsed: alarm.elapsed,
             all_clear_at: alarm.all_clear_at,
             emptied_at: alarm.emptied_at,
+            fled_out_at: fled_out_at(evacuation),
             inside: game.agents.len().saturating_sub(out),
             fleeing: evacuation.fleeing(),
             out,

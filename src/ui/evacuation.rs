@@ -5,9 +5,12 @@
 //! functions of the crowd's `Evacuation`, so `--stats-out` reports what was drawn.
 
 use glam::{Mat4, Vec2, Vec3};
-use macroquad::prelude::{draw_rectangle, draw_rectangle_lines, measure_text, Color};
+use macroquad::prelude::{
+    draw_rectangle, draw_rectangle_lines, draw_triangle, measure_text, Color,
+};
 
 use super::build_bar::draw_world_lines;
+use super::edge_label::{self, Spot};
 use super::layout_log::draw_text;
 use super::pointer::Rect;
 use crate::crowd::evacuation::{Evacuation, ExitStatus, DANGER_DENSITY};
@@ -22,6 +25,8 @@ pub const FLOW_WINDOW: f32 = 5.0;
 pub const FRESH_SECONDS: f32 = 20.0;
 /// Labels float this high over the exit (m): above heads, so the crowd at it does not hide them.
 const LABEL_HEIGHT: f32 = 3.5;
+/// The level overlay's labels stand this high (`view::level_overlay`).
+const OVERLAY_LABEL_HEIGHT: f32 = 2.2;
 const LABEL_FONT: f32 = 16.0;
 const OPEN: Color = Color::new(0.35, 1.0, 0.5, 0.95);
 const CLOSED: Color = Color::new(1.0, 0.25, 0.2, 0.95);
@@ -72,10 +77,8 @@ pub fn hud_lines(evacuation: &Evacuation, people: usize) -> Vec<String> {
             });
         }
     }
-    match alarm.emptied_at {
-        Some(t) => lines.push(format!("everyone out: emptied in {t:.1} s")),
-        None if alarm.all_clear_at.is_some() => lines.push("not everyone got out before the all-clear".to_string()),
-        None => {}
+    if let Some(line) = emptied_line(evacuation, inside) {
+        lines.push(line);
     }
     let worst = evacuation.pressure().worst();
     if worst.seconds_over > 0.0 {
@@ -85,6 +88,48 @@ pub fn hud_lines(evacuation: &Evacuation, people: usize) -> Vec<String> {
         ));
     }
     lines
+}
+
+/// Seconds after the alarm at which the last person got out, by any exit (None: nobody yet).
+pub fn last_out_at(evacuation: &Evacuation) -> Option<f32> {
+    evacuation
+        .exits()
+        .iter()
+        .filter_map(|e| e.crossings.last().copied())
+        .reduce(f32::max)
+}
+
+/// When everyone who fled is out: seconds from the alarm to the last of them leaving. Everyone
+/// in the level (the crowd's own `emptied_at`), or, while the alarm sounds, everyone who heard
+/// it (nobody alarmed is left inside, somebody is out).
+pub fn fled_out_at(evacuation: &Evacuation) -> Option<f32> {
+    let alarm = evacuation.alarm()?;
+    if alarm.emptied_at.is_some() {
+        return alarm.emptied_at;
+    }
+    let done = alarm.all_clear_at.is_none() && evacuation.fleeing() == 0;
+    last_out_at(evacuation).filter(|_| done)
+}
+
+/// The alarm box's line on how the emptying went, `inside` people being still in the level.
+fn emptied_line(evacuation: &Evacuation, inside: usize) -> Option<String> {
+    let alarm = evacuation.alarm()?;
+    if let Some(t) = alarm.emptied_at {
+        return Some(format!("everyone out: emptied in {t:.1} s"));
+    }
+    if let Some(t) = fled_out_at(evacuation) {
+        return Some(format!(
+            "everyone who fled is out: emptied in {t:.1} s ({inside} never heard it)"
+        ));
+    }
+    let through: usize = evacuation.exits().iter().map(|e| e.through()).sum();
+    match (alarm.all_clear_at, last_out_at(evacuation)) {
+        (Some(_), Some(t)) => Some(format!(
+            "{through} got out before the all-clear, the last {t:.1} s after the alarm"
+        )),
+        (Some(_), None) => Some("nobody got out before the all-clear".to_string()),
+        _ => None,
+    }
 }
 
 /// An exit's label lines at `t` seconds after the alarm.
@@ -99,7 +144,9 @@ pub fn exit_label(e: &ExitStatus, t: f32) -> [String; 2] {
 }
 
 /// Each exit marked on the ground (unless the level overlay draws the exits itself) and
-/// labelled over it; a label that would land on a panel or off the screen is left out.
+/// labelled over it; an exit off the screen (or behind the camera) is labelled at the edge
+/// its way, with an arrow. Labels keep off `panels` and off each other, those on the screen
+/// placed first; one that finds no room is left out.
 pub fn draw_exit_labels(
     evacuation: &Evacuation,
     view_proj: &Mat4,
@@ -110,37 +157,58 @@ pub fn draw_exit_labels(
     let Some(alarm) = evacuation.alarm().filter(|_| shown(evacuation)) else {
         return;
     };
-    for e in evacuation.exits() {
+    let mut spots: Vec<(usize, Spot)> = evacuation
+        .exits()
+        .iter()
+        .enumerate()
+        .map(|(k, e)| (k, label_spot(&e.area, view_proj, screen, overlay_on)))
+        .collect();
+    spots.sort_by_key(|(_, s)| matches!(s, Spot::Off(_)));
+    let mut taken = panels.to_vec();
+    for (k, spot) in spots {
+        let e = &evacuation.exits()[k];
         let color = if e.closed { CLOSED } else { OPEN };
         if !overlay_on {
             draw_world_lines(view_proj, screen, &ground_outline(&e.area), 4.0, color);
         }
-        let c = e.area.center();
-        let Some(p) = project(view_proj, Vec3::new(c.x, LABEL_HEIGHT, c.y), screen) else {
-            continue;
-        };
         let lines = exit_label(e, alarm.elapsed);
         let w = lines
             .iter()
             .map(|l| measure_text(l, None, LABEL_FONT as u16, 1.0).width)
             .fold(0.0, f32::max)
             + 12.0;
-        let r = Rect {
-            x: p.x - w * 0.5,
-            y: p.y - 44.0,
-            w,
-            h: 44.0,
-        };
-        let on_screen = r.x >= 0.0 && r.y >= 0.0 && r.x + r.w <= screen.x && r.y + r.h <= screen.y;
-        if !on_screen || panels.iter().any(|q| q.overlaps(&r)) {
+        let Some(placed) = edge_label::place(spot, Vec2::new(w, 44.0), screen, &taken) else {
             continue;
-        }
+        };
+        let r = placed.rect;
+        taken.push(r);
         draw_rectangle(r.x, r.y, r.w, r.h, Color::new(0.0, 0.0, 0.0, 0.72));
         draw_rectangle_lines(r.x, r.y, r.w, r.h, 2.0, color);
+        if let Some(dir) = placed.arrow {
+            let [a, b, c] = edge_label::arrow_triangle(&r, dir);
+            draw_triangle(a, b, c, color);
+        }
         draw_text(&lines[0], r.x + 6.0, r.y + 18.0, LABEL_FONT, color);
         let white = Color::new(1.0, 1.0, 1.0, 1.0);
         let second = if e.closed { color } else { white };
         draw_text(&lines[1], r.x + 6.0, r.y + 38.0, LABEL_FONT, second);
+    }
+}
+
+/// Where an exit's label stands: over its centre above heads; with the level overlay on, also
+/// clear above the overlay's own label of the exit (its state and capacity).
+fn label_spot(area: &ExitArea, view_proj: &Mat4, screen: Vec2, overlay_on: bool) -> Spot {
+    let c = area.center();
+    let spot = edge_label::spot(view_proj, Vec3::new(c.x, LABEL_HEIGHT, c.y), screen);
+    match (spot, overlay_on) {
+        (Spot::On(p), true) => {
+            match project(view_proj, Vec3::new(c.x, OVERLAY_LABEL_HEIGHT, c.y), screen) {
+                // The overlay's label reaches about 20 pixels up from its point.
+                Some(q) => Spot::On(Vec2::new(p.x, p.y.min(q.y - 24.0))),
+                None => spot,
+            }
+        }
+        _ => spot,
     }
 }
 
@@ -192,7 +260,10 @@ mod tests {
         c.raise_alarm(Vec2::ZERO);
         steps(&mut c, 4.0);
         let lines = hud_lines(c.evacuation(), c.len());
-        assert!(lines[0].starts_with("ALARM   0:04 since the alarm"), "{lines:?}");
+        assert!(
+            lines[0].starts_with("ALARM   0:04 since the alarm"),
+            "{lines:?}"
+        );
         let out = c.evacuation().out();
         assert!(
             lines[1].contains(&format!("{} people still inside", 60 - out)),

@@ -223,16 +223,32 @@ fn draw_pressure_legend(evacuation: &Evacuation, f: &HeatFrame) -> Rect {
             Color::new(red, green, blue, 1.0),
         );
     }
-    for (t, label) in [(0.0, "0 s".to_string()), (1.0, format!("{PRESSURE_FULL_SECONDS:.0}+ s"))] {
+    for (t, label) in [
+        (0.0, "0 s".to_string()),
+        (1.0, format!("{PRESSURE_FULL_SECONDS:.0}+ s")),
+    ] {
         let w = measure_text(&label, None, 15, 1.0).width;
         let x = (r.x + 8.0 + (r.w - 16.0) * t - w * 0.5).clamp(r.x + 6.0, r.x + r.w - w - 6.0);
         draw_text(&label, x, r.y + 54.0, 15.0, white);
     }
-    // The faint swatch: crowded spots that never crossed the threshold.
-    draw_rectangle(r.x + 8.0, r.y + 62.0, 14.0, 12.0, Color::new(0.35, 0.55, 1.0, 0.6));
+    // The blue swatch, faint to deep: crowded spots that never crossed the threshold.
+    for (k, peak) in [PRESSURE_CROWDED, 3.25, DANGER_DENSITY]
+        .into_iter()
+        .enumerate()
+    {
+        let [red, green, blue, a] = pressure_color(peak, 0.0).unwrap_or_default();
+        let x = r.x + 8.0 + k as f32 * 10.0;
+        draw_rectangle(
+            x,
+            r.y + 62.0,
+            10.0,
+            12.0,
+            Color::new(red, green, blue, a + 0.2),
+        );
+    }
     draw_text(
         format!("peaked {PRESSURE_CROWDED}-{DANGER_DENSITY:.0} /m², never over"),
-        r.x + 28.0,
+        r.x + 44.0,
         r.y + 73.0,
         15.0,
         white,

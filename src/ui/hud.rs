@@ -65,6 +65,8 @@ pub struct HudInfo<'a> {
     pub help: bool,
     /// Edit mode's keys and whether edits are unsaved (F9).
     pub edit_line: Option<String>,
+    /// The build toolbar is open (B): the notice and the boxes stack up from above it.
+    pub build_open: bool,
 }
 
 /// Draws lines of text on a box sized to them (named `name` in the layout record); returns
@@ -251,16 +253,22 @@ pub fn draw_alerts(game: &Game, info: &HudInfo) -> Vec<Rect> {
     if info.help {
         help_card(screen);
     }
+    // Above the build toolbar when it is open: its buttons stay in sight.
+    let floor = if info.build_open {
+        super::build_bar::bar_rect(screen).y - 6.0
+    } else {
+        screen.y - 12.0
+    };
     if let Some(notice) = info.reload_notice {
         let _ = panel(
             "notice",
             &[notice.to_string()],
             10.0,
-            screen.y - 44.0,
+            floor - LINE - 10.0,
             PANEL,
         );
     }
-    let mut bottom = screen.y - 60.0;
+    let mut bottom = floor - 48.0;
     let max_w = (screen.x - 60.0).max(200.0);
     if let Some(err) = game.reload_error() {
         let mut lines = vec!["Level not applied - the last good level keeps running:".to_string()];

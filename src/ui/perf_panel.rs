@@ -334,10 +334,12 @@ impl PerfPanel {
             x: row.x + row.w * 0.5 + 4.0,
             ..half
         };
-        if self
-            .widgets
-            .choice(right, "heat (F2)", &["off", "density", "speed", "pressure"], &mut index)
-        {
+        if self.widgets.choice(
+            right,
+            "heat (F2)",
+            &["off", "density", "speed", "pressure"],
+            &mut index,
+        ) {
             intents.push(Intent::SetHeatMap(VIEWS[index]));
         }
     }

@@ -4,6 +4,7 @@
 
 use glam::Vec2;
 
+use crate::crowd::evacuation::DANGER_DENSITY;
 use crate::level::Bounds;
 
 /// Edge of one cell in metres.
@@ -190,8 +191,8 @@ pub const PRESSURE_CROWDED: f32 = 2.5;
 
 /// The pressure layer's colour for a spot that peaked at `peak` people per m² and spent
 /// `seconds_over` above the danger density: yellow (a moment) to red (`PRESSURE_FULL_SECONDS`
-/// or more), opaque enough to read over the crowd; a faint blue where it was crowded but never
-/// over; clear elsewhere.
+/// or more), opaque enough to read over the crowd; blue where it was crowded but never over,
+/// fainter the lower its peak; clear elsewhere.
 pub fn pressure_color(peak: f32, seconds_over: f32) -> Option<[f32; 4]> {
     if seconds_over > 0.0 {
         let t = (seconds_over / PRESSURE_FULL_SECONDS).clamp(0.0, 1.0);
@@ -199,7 +200,9 @@ pub fn pressure_color(peak: f32, seconds_over: f32) -> Option<[f32; 4]> {
         let [r, g, b] = ramp(2.0 / 3.0 + t / 3.0);
         Some([r, g, b, 0.55 + 0.35 * t])
     } else if peak >= PRESSURE_CROWDED {
-        Some([0.35, 0.55, 1.0, 0.3])
+        // Deeper the nearer the peak came to the threshold.
+        let t = ((peak - PRESSURE_CROWDED) / (DANGER_DENSITY - PRESSURE_CROWDED)).clamp(0.0, 1.0);
+        Some([0.35, 0.55, 1.0, 0.2 + 0.35 * t])
     } else {
         None
     }
@@ -316,7 +319,9 @@ mod tests {
         assert_eq!(HeatView::Pressure.next(), HeatView::Off);
         // Pressure: clear when never crowded, faint when crowded, yellow to red by duration.
         assert_eq!(pressure_color(2.0, 0.0), None);
-        assert_eq!(pressure_color(3.0, 0.0).map(|c| c[3]), Some(0.3));
+        let faint = pressure_color(PRESSURE_CROWDED, 0.0).expect("painted")[3];
+        let near = pressure_color(3.9, 0.0).expect("painted")[3];
+        assert!(faint < near && near <= 0.55, "{faint} {near}");
         let brief = pressure_color(4.5, 0.5).expect("painted");
         let long = pressure_color(6.0, 45.0).expect("painted");
         assert!(brief[1] > 0.8 && brief[0] > 0.9, "yellow: {brief:?}");
