@@ -258,7 +258,7 @@ mod tests {
         assert!(!shown(c.evacuation()));
         assert!(hud_lines(c.evacuation(), c.len()).is_empty());
         c.raise_alarm(Vec2::ZERO);
-        steps(&mut c, 4.0);
+        steps(&mut c, 4.5);
         let lines = hud_lines(c.evacuation(), c.len());
         assert!(
             lines[0].starts_with("ALARM   0:04 since the alarm"),
