@@ -203,18 +203,20 @@ pub struct Panels {
     /// level file.
     #[arg(long = "build")]
     pub build: bool,
-    /// Start with the heat map (F2) showing `density` (people per m²) or `speed` (mean m/s).
+    /// Start with the heat map (F2) showing `density` (people per m²), `speed` (mean m/s) or
+    /// `pressure` (where an evacuation crowded people above 4 per m², and for how long).
     #[arg(long = "heat-map", value_name = "VIEW", default_value = "off", value_parser = parse_heat_view)]
     pub heat_map: HeatView,
 }
 
-/// `--heat-map`: off, density or speed.
+/// `--heat-map`: off, density, speed or pressure.
 fn parse_heat_view(text: &str) -> Result<HeatView, String> {
     match text {
         "off" => Ok(HeatView::Off),
         "density" => Ok(HeatView::Density),
         "speed" => Ok(HeatView::Speed),
-        _ => Err(format!("`{text}`; allowed: off, density, speed")),
+        "pressure" => Ok(HeatView::Pressure),
+        _ => Err(format!("`{text}`; allowed: off, density, speed, pressure")),
     }
 }
 
@@ -257,7 +259,7 @@ pub enum Intent {
     /// A simulation or camera command, passed to `Game::frame`.
     Game(Action),
     TogglePanel(Panel),
-    /// The heat map: off → density → speed → off.
+    /// The heat map: off → density → speed → pressure → off.
     CycleHeatMap,
     SetHeatMap(HeatView),
     ToggleCullView,

@@ -1,7 +1,8 @@
 //! The build toolbar's hands in the play window: which thing is held and how it is turned,
 //! the ghost under the pointer checked with `crowd::placing::check_fit`, placing, picking up,
 //! turning and removing placed things (each change one undo step on the level editor's
-//! stack), and picking people with a click (the story card's selection).
+//! stack), the alarm button (armed, the next ground click raises the alarm there; while one
+//! sounds, the all-clear), and picking people with a click (the story card's selection).
 
 use glam::{Mat4, Vec2};
 use macroquad::prelude::KeyCode;
@@ -11,7 +12,7 @@ use super::level_tools::LevelTools;
 use crate::crowd::placing::{FitCheck, Misfit};
 use crate::game::Game;
 use crate::level::{Level, Placed, ThingKind};
-use crate::ui::build_bar;
+use crate::ui::build_bar::{self, BarClick};
 use crate::ui::pointer::{Pointer, Rect};
 
 /// Degrees one press of R (or one wheel notch) turns the held thing.
@@ -30,6 +31,8 @@ pub struct BuildTool {
     carrying: Option<Placed>,
     /// Where a world press started (for a click that selects a person).
     press_at: Option<Vec2>,
+    /// The alarm button was pressed: the next ground click raises the alarm there.
+    alarm_armed: bool,
     /// The level's side of the ghost's fit check, for the scenery version it was made at: the
     /// ghost is checked every frame, the level only changes with a placement or a reload.
     fit: Option<(u64, FitCheck)>,
@@ -72,9 +75,9 @@ fn placed_at(level: &Level, ground: Vec2) -> Option<usize> {
 }
 
 impl BuildTool {
-    /// Whether the tool wants the whole mouse (a thing is held).
+    /// Whether the tool wants the whole mouse (a thing is held, or the alarm is armed).
     pub fn holds(&self) -> bool {
-        self.held.is_some()
+        self.held.is_some() || self.alarm_armed
     }
 
     /// The build mode closed: whatever was held is dropped (a carried thing stays where it was).
@@ -83,6 +86,7 @@ impl BuildTool {
     }
 
     fn cancel(&mut self, game: &mut Game) {
+        self.alarm_armed = false;
         if let Some(back) = self.carrying.take() {
             let mut placed = game.level().placed.clone();
             placed.push(back);
@@ -101,7 +105,14 @@ impl BuildTool {
         covered: &mut Vec<Rect>,
     ) -> Option<String> {
         let mut note = None;
-        let (clicked, bar) = build_bar::draw_bar(f.screen, self.held, &f.pointer);
+        let sounding = game.agents.evacuation().sounding();
+        // K raised it meanwhile: the button now gives the all-clear instead.
+        self.alarm_armed &= !sounding;
+        let alarm = build_bar::AlarmButton {
+            armed: self.alarm_armed,
+            sounding,
+        };
+        let (clicked, bar) = build_bar::draw_bar(f.screen, self.held, alarm, &f.pointer);
         covered.push(bar);
         for key in f.keys.iter().filter(|k| !k.mods.ctrl) {
             if let Some(k) = super::input_events::DIGIT_KEYS
@@ -118,12 +129,20 @@ impl BuildTool {
                 self.heading_deg = (self.heading_deg + step).rem_euclid(360.0);
             }
         }
-        if let Some(kind) = clicked {
-            self.take(game, kind);
-            return None;
+        match clicked {
+            Some(BarClick::Thing(kind)) => {
+                self.take(game, kind);
+                return None;
+            }
+            Some(BarClick::Alarm) => return self.alarm_button(game),
+            None => {}
         }
         let over_bar = bar.contains(f.pointer.pos.x, f.pointer.pos.y);
         let ground = super::level_tools::ground_at(&f.view_proj, f.pointer.pos, f.screen);
+        if self.alarm_armed {
+            let ground = ground.filter(|_| !over_bar);
+            return self.armed_alarm(game, f, ground, covered);
+        }
         if let Some(kind) = self.held {
             // The held thing takes the whole mouse: clicks place it, the wheel turns it.
             covered.push(Rect {
@@ -229,7 +248,55 @@ impl BuildTool {
         if self.carrying.is_some() {
             self.cancel(game);
         }
+        self.alarm_armed = false;
         self.held = Some(kind);
+    }
+
+    /// The alarm button: the all-clear while an alarm sounds; otherwise it arms the next
+    /// ground click (a toolbar's buttons act where the player clicks next, as placing does),
+    /// or disarms it when pressed again.
+    fn alarm_button(&mut self, game: &mut Game) -> Option<String> {
+        if game.agents.evacuation().sounding() {
+            // The game says "all clear" itself.
+            game.all_clear();
+            return None;
+        }
+        if std::mem::take(&mut self.alarm_armed) {
+            return Some("no alarm (the button again)".into());
+        }
+        self.cancel(game);
+        self.alarm_armed = true;
+        // The ghost beside the pointer says what to do.
+        None
+    }
+
+    /// The armed alarm takes the whole mouse: its hearing circle follows the pointer, a click
+    /// on the ground raises it there, a right-click puts it away.
+    fn armed_alarm(
+        &mut self,
+        game: &mut Game,
+        f: &BuildFrame,
+        ground: Option<Vec2>,
+        covered: &mut Vec<Rect>,
+    ) -> Option<String> {
+        covered.push(Rect {
+            x: 0.0,
+            y: 0.0,
+            w: f.screen.x,
+            h: f.screen.y,
+        });
+        let hearing = game.level().crowd.behaviour.alarm.hearing_radius;
+        build_bar::draw_alarm_ghost(&f.view_proj, f.screen, ground, hearing, f.pointer.pos);
+        if f.pointer.pressed.right {
+            self.alarm_armed = false;
+            return Some("no alarm (right-click)".into());
+        }
+        if let (true, Some(g)) = (f.pointer.pressed.left, ground) {
+            self.alarm_armed = false;
+            // The game's note says where it sounds and how to give the all-clear.
+            game.raise_alarm(g);
+        }
+        None
     }
 
     /// Places `thing` (new or carried) as one undo step.

@@ -225,11 +225,18 @@ impl LevelTools {
         let view_proj = game
             .camera
             .view_projection(f.screen.x / f.screen.y.max(1.0));
-        let heat_view = f.panels.heat_map;
-        if heat_view != HeatView::Off {
-            crate::ui::heat_map::draw(&self.heat, heat_view, &view_proj, f.screen);
-            covered.extend(crate::ui::heat_map::draw_legend(heat_view, f.screen));
-        }
+        let heat = crate::ui::heat_map::HeatFrame {
+            view: f.panels.heat_map,
+            view_proj,
+            screen: f.screen,
+            build_open: f.panels.build,
+            panel_rects: f.panel_rects,
+        };
+        covered.extend(crate::ui::heat_map::draw_view(
+            &self.heat,
+            game.agents.evacuation(),
+            &heat,
+        ));
         let edit = f.panels.edit_mode;
         if !edit {
             if let Some(e) = &mut self.editor {

@@ -4,6 +4,8 @@
 
 pub mod bench;
 mod build_tool;
+mod evac_notes;
+mod evac_report;
 mod hero;
 mod input;
 mod input_events;
@@ -102,6 +104,8 @@ struct Session {
     panel_pointer: Pointer,
     /// What the panels covered when last drawn, in the overlays' logical units.
     panel_rects: Vec<Rect>,
+    /// The evacuation's moments told as notes.
+    evac_notes: evac_notes::EvacNotes,
     /// The window in the overlays' logical units at the last frame (for the layout report).
     ui_size: glam::Vec2,
     /// Frames read so far (the input script counts from 1).
@@ -209,6 +213,7 @@ impl Session {
             router: PointerRouter::default(),
             panel_pointer: Pointer::default(),
             panel_rects: Vec::new(),
+            evac_notes: evac_notes::EvacNotes::default(),
             ui_size: glam::Vec2::ZERO,
             frame_number: 0,
             pending_actions: Vec::new(),
@@ -322,6 +327,9 @@ impl Session {
         self.timings
             .add(Stage::Simulation, sim_time.saturating_sub(hero_total));
         for note in self.game.take_notes() {
+            self.note(note, FEEDBACK_NOTE);
+        }
+        for note in self.evac_notes.notes(self.game.agents.evacuation()) {
             self.note(note, FEEDBACK_NOTE);
         }
         self.tools
@@ -528,6 +536,13 @@ impl Session {
                 crate::ui::look_marker::draw(&view_proj, p, ui.size, within);
             }
         }
+        crate::ui::evacuation::draw_exit_labels(
+            game.agents.evacuation(),
+            &game.camera.view_projection(ui.size.x / ui.size.y.max(1.0)),
+            ui.size,
+            &self.panel_rects,
+            panels.level_overlay,
+        );
         if panels.agent_overlay {
             let view_proj = game.camera.view_projection(screen.aspect);
             agent_overlay::draw(
@@ -555,9 +570,14 @@ impl Session {
             hero_warnings: self.hero_view.shown_warnings(&panels),
             help: panels.help,
             edit_line: self.tools.hud_line(game, &panels),
+            build_open: panels.build,
         };
         let (hud_lines, hud_boxes) = hud::draw(game, &hud_info);
-        let below_hud = hud_boxes.first().map_or(10.0, |r| r.y + r.h + 8.0);
+        // Under the status box and the alarm's box below it, when that shows.
+        let below_hud = hud_boxes
+            .iter()
+            .map(|r| r.y + r.h + 8.0)
+            .fold(10.0, f32::max);
         let legend = view
             .cull_view
             .then(|| draw_cull_view_legend(below_hud - 4.0));
@@ -671,6 +691,7 @@ impl Session {
                 changes: self.quality.changes(),
             },
             sandbox: SandboxReport::of(&self.game),
+            evacuation: evac_report::EvacuationReport::of(&self.game),
         }
     }
 
@@ -885,6 +906,8 @@ struct FrameReport {
     clock: ClockReport,
     quality: QualityReport,
     sandbox: SandboxReport,
+    /// The last alarm's evacuation (None: no alarm was raised).
+    evacuation: Option<evac_report::EvacuationReport>,
 }
 
 /// The sandbox as the last frame left it: what is placed, each show's audience, each queue,

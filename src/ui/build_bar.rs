@@ -1,6 +1,7 @@
-//! The build toolbar (B): a row of things to place at the bottom of the screen, the ghost of
-//! the thing held under the pointer (its footprint on the ground, green where it fits, red
-//! with the reason where it does not), and the outline of a placed thing under the pointer.
+//! The build toolbar (B): a row of things to place at the bottom of the screen and the alarm
+//! button, the ghost of the thing held under the pointer (its footprint on the ground, green
+//! where it fits, red with the reason where it does not) or of the armed alarm (its hearing
+//! circle), and the outline of a placed thing under the pointer.
 
 use glam::{Mat4, Vec2, Vec3};
 use macroquad::prelude::{draw_line, draw_rectangle, draw_rectangle_lines, measure_text, Color};
@@ -17,9 +18,29 @@ const FITS: Color = Color::new(0.3, 1.0, 0.45, 0.95);
 const MISFIT: Color = Color::new(1.0, 0.25, 0.2, 0.95);
 const HOVERED: Color = Color::new(1.0, 0.9, 0.3, 0.95);
 
+/// Buttons on the bar: one per thing, then the alarm.
+const BUTTONS: usize = ThingKind::ALL.len() + 1;
+const ALARM_FILL: Color = Color::new(0.6, 0.1, 0.08, 0.95);
+
+/// What a click on the toolbar chose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BarClick {
+    Thing(ThingKind),
+    /// The alarm button: raise the alarm where the next ground click is, or the all-clear.
+    Alarm,
+}
+
+/// The alarm button's state: it arms a ground click, or says "All clear" while one sounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AlarmButton {
+    /// The next ground click raises the alarm.
+    pub armed: bool,
+    pub sounding: bool,
+}
+
 /// The toolbar's rectangle on a `screen` (logical units): bottom centre, one row of buttons.
 pub fn bar_rect(screen: Vec2) -> Rect {
-    let w = (screen.x - 20.0).min(ThingKind::ALL.len() as f32 * 128.0 + 12.0);
+    let w = (screen.x - 20.0).min(BUTTONS as f32 * 128.0 + 12.0);
     Rect {
         x: (screen.x - w) * 0.5,
         y: screen.y - BUTTON_H - 46.0,
@@ -29,7 +50,7 @@ pub fn bar_rect(screen: Vec2) -> Rect {
 }
 
 fn button_rect(bar: &Rect, k: usize) -> Rect {
-    let n = ThingKind::ALL.len() as f32;
+    let n = BUTTONS as f32;
     let w = (bar.w - 12.0) / n;
     Rect {
         x: bar.x + 6.0 + k as f32 * w,
@@ -39,13 +60,14 @@ fn button_rect(bar: &Rect, k: usize) -> Rect {
     }
 }
 
-/// Draws the toolbar with `held` highlighted; returns the kind whose button was clicked this
-/// frame and the bar's rectangle (it takes the mouse).
+/// Draws the toolbar with `held` (or the armed alarm) highlighted; returns what was clicked
+/// this frame and the bar's rectangle (it takes the mouse).
 pub fn draw_bar(
     screen: Vec2,
     held: Option<ThingKind>,
+    alarm: AlarmButton,
     pointer: &Pointer,
-) -> (Option<ThingKind>, Rect) {
+) -> (Option<BarClick>, Rect) {
     let bar = bar_rect(screen);
     draw_rectangle(bar.x, bar.y, bar.w, bar.h, PANEL_BG);
     let _scope = layout_log::panel("build toolbar", bar);
@@ -59,39 +81,58 @@ pub fn draw_bar(
     let mut clicked = None;
     for (k, kind) in ThingKind::ALL.into_iter().enumerate() {
         let r = button_rect(&bar, k);
-        let on = held == Some(kind);
-        let over = r.contains(pointer.pos.x, pointer.pos.y);
-        let fill = if on {
+        let fill = if held == Some(kind) {
             Color::new(0.2, 0.45, 0.8, 0.95)
-        } else if over {
-            Color::new(0.22, 0.25, 0.32, 0.95)
         } else {
-            Color::new(0.12, 0.14, 0.19, 0.95)
+            idle_fill(&r, pointer)
         };
-        draw_rectangle(r.x, r.y, r.w, r.h, fill);
-        draw_rectangle_lines(r.x, r.y, r.w, r.h, 1.0, Color::new(0.5, 0.55, 0.65, 1.0));
-        let label = kind.label();
-        let size = fit_font(label, r.w - 8.0);
-        draw_text(
-            format!("{}", k + 1),
-            r.x + 4.0,
-            r.y + 15.0,
-            14.0,
-            Color::new(0.7, 0.75, 0.85, 1.0),
-        );
-        let tw = measure_text(label, None, size as u16, 1.0).width;
-        draw_text(
-            label,
-            r.x + (r.w - tw) * 0.5,
-            r.y + 34.0,
-            size,
-            Color::new(1.0, 1.0, 1.0, 1.0),
-        );
+        button(&r, fill, &format!("{}", k + 1), kind.label());
         if pointer.left_pressed_in(&r) {
-            clicked = Some(kind);
+            clicked = Some(BarClick::Thing(kind));
         }
     }
+    let r = button_rect(&bar, ThingKind::ALL.len());
+    let (fill, label) = match (alarm.sounding, alarm.armed) {
+        (true, _) => (ALARM_FILL, "All clear"),
+        (false, true) => (ALARM_FILL, "Alarm: click"),
+        (false, false) => (idle_fill(&r, pointer), "Alarm"),
+    };
+    button(&r, fill, "K", label);
+    if pointer.left_pressed_in(&r) {
+        clicked = Some(BarClick::Alarm);
+    }
     (clicked, bar)
+}
+
+/// A button's fill when not chosen: lighter under the pointer.
+fn idle_fill(r: &Rect, pointer: &Pointer) -> Color {
+    if r.contains(pointer.pos.x, pointer.pos.y) {
+        Color::new(0.22, 0.25, 0.32, 0.95)
+    } else {
+        Color::new(0.12, 0.14, 0.19, 0.95)
+    }
+}
+
+/// One button: its fill and frame, its key in the corner and its label centred.
+fn button(r: &Rect, fill: Color, key: &str, label: &str) {
+    draw_rectangle(r.x, r.y, r.w, r.h, fill);
+    draw_rectangle_lines(r.x, r.y, r.w, r.h, 1.0, Color::new(0.5, 0.55, 0.65, 1.0));
+    let size = fit_font(label, r.w - 8.0);
+    draw_text(
+        key,
+        r.x + 4.0,
+        r.y + 15.0,
+        14.0,
+        Color::new(0.7, 0.75, 0.85, 1.0),
+    );
+    let tw = measure_text(label, None, size as u16, 1.0).width;
+    draw_text(
+        label,
+        r.x + (r.w - tw) * 0.5,
+        r.y + 34.0,
+        size,
+        Color::new(1.0, 1.0, 1.0, 1.0),
+    );
 }
 
 /// The largest font up to `FONT` at which `text` fits `width`.
@@ -186,4 +227,29 @@ pub fn draw_hovered(view_proj: &Mat4, screen: Vec2, pieces: &[Obstacle]) {
     for o in pieces {
         draw_world_lines(view_proj, screen, &outline(&o.shape), 3.0, HOVERED);
     }
+}
+
+/// The armed alarm under the pointer: the circle within which people hear it in the open, and
+/// what a click does.
+pub fn draw_alarm_ghost(
+    view_proj: &Mat4,
+    screen: Vec2,
+    ground: Option<Vec2>,
+    hearing_radius: f32,
+    pointer: Vec2,
+) {
+    if let Some(g) = ground {
+        draw_world_lines(view_proj, screen, &circle(g, hearing_radius), 2.5, MISFIT);
+        draw_world_lines(view_proj, screen, &circle(g, 0.8), 3.0, MISFIT);
+    }
+    let text = format!(
+        "Alarm: click where it sounds (heard within {hearing_radius:.0} m), right-click cancel"
+    );
+    let w = measure_text(&text, None, 18, 1.0).width + 12.0;
+    let x = (pointer.x + 18.0).min(screen.x - w - 4.0).max(4.0);
+    let y = (pointer.y - 30.0).max(4.0);
+    let r = Rect { x, y, w, h: 24.0 };
+    draw_rectangle(r.x, r.y, r.w, r.h, Color::new(0.0, 0.0, 0.0, 0.75));
+    let _scope = layout_log::panel("build ghost", r);
+    draw_text(&text, x + 6.0, y + 17.0, 18.0, MISFIT);
 }

@@ -37,13 +37,14 @@ pub const HELP: &[&str] = &[
     "Fly camera: hold a mouse button to look, WASD move, Q/E down/up, wheel speed, Shift faster",
     "C switch orbit/fly   Home reset camera   Space/P pause   N single step (paused)",
     "[ slower   ] faster   Backspace normal speed   X startle people at the camera's focus",
+    "K raise the alarm at the camera's focus (people flee to the exits; K again: all clear)",
     "G glide to the next point of interest   double-click the ground to glide there",
     "Tab performance lab   F3 behaviour labels   F4 glide easing editor   F7 culling view   F1/H help   Esc quit",
     "F follow the hero (WASD walk, Shift run, drag orbit, wheel zoom)   V wave   F5 animation   F6 expressions",
     "L the hero's look target: auto, camera, waving person, clicked point, off   Ctrl+click the ground: she looks there",
-    "F8 level overlay (hover: name, kind, file:line:col)   F2 heat map: density, speed, off",
+    "F8 level overlay (hover: name, kind, file:line:col)   F2 heat map: density, speed, pressure, off",
     "F9 edit mode: drag handles, R turn a box, Ctrl+Z/Ctrl+Y undo/redo, Ctrl+S save into the file",
-    "B build: 1-8 pick a thing, click the ground to place, R/wheel turn, click a placed thing to move it, right-click/Del remove",
+    "B build: 1-8 pick a thing, click the ground to place, R/wheel turn, click a placed thing to move it, right-click/Del remove, Alarm: click where it sounds",
     "Click a person: their story card   F follow them   T take control (WASD, Shift run; T again lets go)",
     "Edit the level file while playing: changes apply within a second.",
 ];
@@ -64,6 +65,8 @@ pub struct HudInfo<'a> {
     pub help: bool,
     /// Edit mode's keys and whether edits are unsaved (F9).
     pub edit_line: Option<String>,
+    /// The build toolbar is open (B): the notice and the boxes stack up from above it.
+    pub build_open: bool,
 }
 
 /// Draws lines of text on a box sized to them (named `name` in the layout record); returns
@@ -218,9 +221,27 @@ pub fn draw(game: &Game, info: &HudInfo) -> (Vec<String>, Vec<Rect>) {
     );
     let screen = logical_size();
     let fit = (screen.x - RIGHT_COLUMN - 36.0).max(200.0);
-    let _ = panel("hud", &wrap_long(&status, fit), 10.0, 10.0, PANEL);
+    let (_, h) = panel("hud", &wrap_long(&status, fit), 10.0, 10.0, PANEL);
+    alarm_box(game, 10.0 + h + 6.0, fit);
 
     (status, LAST_BOXES.with(|b| b.take()))
+}
+
+/// The alarm's box under the status box while an alarm sounds (framed red) or its result is
+/// fresh (framed green), `ui::evacuation`'s lines.
+fn alarm_box(game: &Game, y: f32, fit: f32) {
+    let lines = super::evacuation::hud_lines(game.agents.evacuation(), game.agents.len());
+    if lines.is_empty() {
+        return;
+    }
+    let sounding = game.agents.evacuation().sounding();
+    let (bg, edge) = if sounding {
+        ERROR_PANEL
+    } else {
+        (PANEL, Color::new(0.35, 1.0, 0.5, 1.0))
+    };
+    let (w, h) = panel("evacuation", &wrap_long(&lines, fit), 10.0, y, bg);
+    draw_rectangle_lines(10.0, y, w, h, 2.0, edge);
 }
 
 /// Draws what must be read over everything else, after every panel: the key help (F1) as a
@@ -232,16 +253,22 @@ pub fn draw_alerts(game: &Game, info: &HudInfo) -> Vec<Rect> {
     if info.help {
         help_card(screen);
     }
+    // Above the build toolbar when it is open: its buttons stay in sight.
+    let floor = if info.build_open {
+        super::build_bar::bar_rect(screen).y - 6.0
+    } else {
+        screen.y - 12.0
+    };
     if let Some(notice) = info.reload_notice {
         let _ = panel(
             "notice",
             &[notice.to_string()],
             10.0,
-            screen.y - 44.0,
+            floor - LINE - 10.0,
             PANEL,
         );
     }
-    let mut bottom = screen.y - 60.0;
+    let mut bottom = floor - 48.0;
     let max_w = (screen.x - 60.0).max(200.0);
     if let Some(err) = game.reload_error() {
         let mut lines = vec!["Level not applied - the last good level keeps running:".to_string()];

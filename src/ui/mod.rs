@@ -4,6 +4,8 @@ pub mod agent_overlay;
 pub mod build_bar;
 pub mod cull_view_overlay;
 pub mod curve_preview;
+pub mod edge_label;
+pub mod evacuation;
 pub mod glide_editor;
 pub mod heat_map;
 pub mod hero_panels;

@@ -320,7 +320,12 @@ impl PerfPanel {
         if self.widgets.checkbox(half, "overlay (F8)", &mut on) {
             intents.push(Intent::TogglePanel(Panel::LevelOverlay));
         }
-        const VIEWS: [HeatView; 3] = [HeatView::Off, HeatView::Density, HeatView::Speed];
+        const VIEWS: [HeatView; 4] = [
+            HeatView::Off,
+            HeatView::Density,
+            HeatView::Speed,
+            HeatView::Pressure,
+        ];
         let mut index = VIEWS
             .iter()
             .position(|&v| v == panels.heat_map)
@@ -329,10 +334,12 @@ impl PerfPanel {
             x: row.x + row.w * 0.5 + 4.0,
             ..half
         };
-        if self
-            .widgets
-            .choice(right, "heat (F2)", &["off", "density", "speed"], &mut index)
-        {
+        if self.widgets.choice(
+            right,
+            "heat (F2)",
+            &["off", "density", "speed", "pressure"],
+            &mut index,
+        ) {
             intents.push(Intent::SetHeatMap(VIEWS[index]));
         }
     }

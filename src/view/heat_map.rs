@@ -4,6 +4,7 @@
 
 use glam::Vec2;
 
+use crate::crowd::evacuation::DANGER_DENSITY;
 use crate::level::Bounds;
 
 /// Edge of one cell in metres.
@@ -26,15 +27,19 @@ pub enum HeatView {
     Off,
     Density,
     Speed,
+    /// Where an evacuation crowded people dangerously: the crowd's own record
+    /// (`crowd::evacuation::PressureMap`), not this map's averages.
+    Pressure,
 }
 
 impl HeatView {
-    /// The next one: off → density → speed → off.
+    /// The next one: off → density → speed → pressure → off.
     pub fn next(self) -> HeatView {
         match self {
             HeatView::Off => HeatView::Density,
             HeatView::Density => HeatView::Speed,
-            HeatView::Speed => HeatView::Off,
+            HeatView::Speed => HeatView::Pressure,
+            HeatView::Pressure => HeatView::Off,
         }
     }
 }
@@ -145,7 +150,7 @@ impl HeatMap {
     pub fn color(&self, view: HeatView, col: usize, row: usize) -> Option<[f32; 4]> {
         let density = self.density(col, row);
         match view {
-            HeatView::Off => None,
+            HeatView::Off | HeatView::Pressure => None,
             HeatView::Density => density_color(density),
             HeatView::Speed if density >= SPEED_MIN_DENSITY => {
                 self.mean_speed(col, row).map(speed_color)
@@ -175,6 +180,32 @@ pub fn speed_color(speed: f32) -> [f32; 4] {
     let t = (speed / SPEED_FULL).clamp(0.0, 1.0);
     let [r, g, b] = ramp(1.0 - t);
     [r, g, b, 0.5]
+}
+
+/// Seconds above the danger density at the top of the pressure layer's scale: half a minute
+/// in a crush is already far past what a crowd-safety plan accepts.
+pub const PRESSURE_FULL_SECONDS: f32 = 30.0;
+/// Peak densities from here up to the danger density are painted faintly in the pressure
+/// layer (people per m²): crowded, never dangerous, so the player sees where it nearly was.
+pub const PRESSURE_CROWDED: f32 = 2.5;
+
+/// The pressure layer's colour for a spot that peaked at `peak` people per m² and spent
+/// `seconds_over` above the danger density: yellow (a moment) to red (`PRESSURE_FULL_SECONDS`
+/// or more), opaque enough to read over the crowd; blue where it was crowded but never over,
+/// fainter the lower its peak; clear elsewhere.
+pub fn pressure_color(peak: f32, seconds_over: f32) -> Option<[f32; 4]> {
+    if seconds_over > 0.0 {
+        let t = (seconds_over / PRESSURE_FULL_SECONDS).clamp(0.0, 1.0);
+        // The ramp's yellow-to-red third: any time over the threshold is a warning colour.
+        let [r, g, b] = ramp(2.0 / 3.0 + t / 3.0);
+        Some([r, g, b, 0.55 + 0.35 * t])
+    } else if peak >= PRESSURE_CROWDED {
+        // Deeper the nearer the peak came to the threshold.
+        let t = ((peak - PRESSURE_CROWDED) / (DANGER_DENSITY - PRESSURE_CROWDED)).clamp(0.0, 1.0);
+        Some([0.35, 0.55, 1.0, 0.2 + 0.35 * t])
+    } else {
+        None
+    }
 }
 
 /// 0 blue, 1/3 green, 2/3 yellow, 1 red.
@@ -284,7 +315,21 @@ mod tests {
             glam::Vec3::new(0.55, 0.875, 0.2),
             1e-6
         );
-        assert_eq!(HeatView::Off.next().next().next(), HeatView::Off);
+        assert_eq!(HeatView::Off.next().next().next(), HeatView::Pressure);
+        assert_eq!(HeatView::Pressure.next(), HeatView::Off);
+        // Pressure: clear when never crowded, faint when crowded, yellow to red by duration.
+        assert_eq!(pressure_color(2.0, 0.0), None);
+        let faint = pressure_color(PRESSURE_CROWDED, 0.0).expect("painted")[3];
+        let near = pressure_color(3.9, 0.0).expect("painted")[3];
+        assert!(faint < near && near <= 0.55, "{faint} {near}");
+        let brief = pressure_color(4.5, 0.5).expect("painted");
+        let long = pressure_color(6.0, 45.0).expect("painted");
+        assert!(brief[1] > 0.8 && brief[0] > 0.9, "yellow: {brief:?}");
+        assert_approx!(
+            glam::Vec4::from(long),
+            glam::Vec4::new(1.0, 0.15, 0.1, 0.9),
+            1e-6
+        );
         let map = HeatMap::new(&bounds());
         assert!(map.fits(&bounds()));
         let bigger = Bounds {
