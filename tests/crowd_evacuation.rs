@@ -337,3 +337,63 @@ fn an_alarm_heard_by_a_few_spreads_by_contagion() {
     assert_eq!(heard_again, heard);
     assert_eq!(caught, 0);
 }
+
+/// A group caught apart by the alarm gathers round its leader before it goes: members put 4 m
+/// behind their leaders in the plaza's long streets are, 4 s after their group set off, back
+/// within arm's reach (without gathering, both would run to the same exit at the same pace and
+/// stay 4 m apart).
+#[test]
+fn a_group_caught_apart_gathers_before_it_flees() {
+    let level = plaza_everyone_hears();
+    let mut c = Crowd::from_level(&level, 1500, 11);
+    for _ in 0..30 {
+        c.step(DT, &StepInputs::default());
+    }
+    // One member of each group whose leader stands in the north or south street, moved 4 m
+    // further along it.
+    let mut apart = Vec::new();
+    for leader in 0..c.len() {
+        let p = c.pos[leader];
+        let in_street = p.x.abs() < 4.0 && (40.0..90.0).contains(&p.y.abs());
+        if c.group_leader[leader] as usize == leader && c.group_size[leader] >= 2 && in_street {
+            let member = leader + 1;
+            c.pos[member] = p + Vec2::new(0.0, 4.0 * p.y.signum());
+            apart.push((leader, member));
+        }
+    }
+    assert!(
+        apart.len() >= 10,
+        "only {} groups in the streets",
+        apart.len()
+    );
+    c.raise_alarm(Vec2::ZERO);
+    let fleeing = |c: &Crowd, i: usize| matches!(c.alarm_of(i), PersonAlarm::Fleeing(_));
+    let mut set_off = vec![None; apart.len()];
+    let mut gap_after_4s = vec![f32::NAN; apart.len()];
+    for step in 0..(30.0 / DT) as usize {
+        c.step(DT, &StepInputs::default());
+        for (k, &(leader, member)) in apart.iter().enumerate() {
+            if set_off[k].is_none() && fleeing(&c, leader) {
+                set_off[k] = Some(step);
+            }
+            if set_off[k].is_some_and(|s| step == s + (4.0 / DT) as usize) && fleeing(&c, member) {
+                gap_after_4s[k] = c.pos[member].distance(c.pos[leader]);
+            }
+        }
+        if set_off
+            .iter()
+            .all(|s| s.is_some_and(|s| step > s + (4.0 / DT) as usize))
+        {
+            break;
+        }
+    }
+    let measured: Vec<f32> = gap_after_4s.into_iter().filter(|g| g.is_finite()).collect();
+    let together = measured.iter().filter(|&&g| g < 3.0).count();
+    support::say(&format!(
+        "{} groups apart by 4 m: {together} of {} within 3 m 4 s after setting off",
+        apart.len(),
+        measured.len()
+    ));
+    assert!(measured.len() * 10 >= apart.len() * 8, "{measured:?}");
+    assert!(together * 10 >= measured.len() * 8, "{measured:?}");
+}

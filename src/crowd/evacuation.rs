@@ -1,10 +1,11 @@
 //! Alarms and evacuation. The player (or a level's alarm event) raises an alarm at a point:
 //! people who hear it (a radius through open space, a shorter one past walls) react after a
 //! pre-movement time; people who see others fleeing catch the alarm (contagion). The alarmed
-//! drop what they were doing, choose an exit by walking distance and by the queue at it
-//! (re-choosing when a queue grows: RiMEA test 11's behaviour), walk down that exit's distance
-//! field faster than usual, and leave the level there: they are parked outside the simulation
-//! (`grid::PARKED`) until the all-clear, after which they calm down and come back in over time.
+//! drop what they were doing (a group first gathers round its leader), choose an exit by
+//! walking distance and by the queue at it (re-choosing when a queue grows: RiMEA test 11's
+//! behaviour), walk down that exit's distance field faster than usual, and leave the level
+//! there: they are parked outside the simulation (`grid::PARKED`) until the all-clear, after
+//! which they calm down and come back in over time.
 //!
 //! | person | enters when | leaves when |
 //! |---|---|---|
@@ -41,6 +42,12 @@ pub const DANGER_DENSITY: f32 = 4.0;
 const FLOW_WINDOW: f32 = 10.0;
 /// Seconds between density samples.
 const PRESSURE_EVERY: f32 = 0.5;
+/// A fleeing group gathers first: members farther than this from their leader (m) walk to
+/// them, and the leader waits for them ...
+const GATHER_REACH: f32 = 2.0;
+/// ... for this long at most after they set off (s), so nobody held up far away or behind a
+/// wall keeps the group in danger for long.
+const GATHER_SECONDS: f32 = 6.0;
 
 /// Where one person stands with the alarm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -494,6 +501,7 @@ impl Crowd {
     fn flee(&mut self, i: usize, exit: u16) {
         self.release_place(i);
         self.set_alarm(i, PersonAlarm::Fleeing(exit));
+        self.evacuation.wait[i] = GATHER_SECONDS;
         self.state[i] = AgentState::Fleeing;
         self.plan[i] = Plan::Wander;
         self.look_at[i] = None;
@@ -635,15 +643,15 @@ impl Crowd {
                         self.leave(i, out as u16, now);
                         continue;
                     }
+                    let gathering = self.gathering_goal(i, dt);
                     let e = &self.evacuation.exits[k];
                     if let (Some(grid), Some(field)) =
                         (&self.evacuation.walkable, self.evacuation.fields.get(k))
                     {
                         queues[k].push(d);
-                        match field.steer_target(grid, &e.area, p) {
-                            Some(t) => self.goal[i] = t,
-                            None => self.goal[i] = p,
-                        }
+                        self.goal[i] = gathering
+                            .or_else(|| field.steer_target(grid, &e.area, p))
+                            .unwrap_or(p);
                     }
                 }
                 PersonAlarm::Calming => {
@@ -672,6 +680,30 @@ impl Crowd {
             e.approaching = q.partition_point(|&d| d < APPROACH) as u32;
         }
         self.evacuation.queues = queues;
+    }
+
+    /// Where person `i` goes while their fleeing group gathers (Sime 1983's affiliation: people
+    /// escape with those they came with, and look for them first): a member apart from the
+    /// leader walks to them, the leader waits while a member is apart. None once the group is
+    /// together, or when the gathering time is over.
+    fn gathering_goal(&mut self, i: usize, dt: f32) -> Option<Vec2> {
+        let left = &mut self.evacuation.wait[i];
+        if *left <= 0.0 {
+            return None;
+        }
+        *left -= dt;
+        let leader = self.group_leader[i] as usize;
+        let members = leader..(leader + self.group_size[leader] as usize).min(self.len());
+        let fleeing = |m: usize| matches!(self.evacuation.person[m], PersonAlarm::Fleeing(_));
+        let apart = |m: usize| self.pos[m].distance(self.pos[leader]) > GATHER_REACH;
+        if i != leader {
+            (fleeing(leader) && apart(i)).then_some(self.pos[leader])
+        } else {
+            members
+                .filter(|&m| m != i)
+                .any(|m| fleeing(m) && apart(m))
+                .then_some(self.pos[i])
+        }
     }
 
     /// About twice a second a fleeing person weighs the exits again and switches when another
