@@ -27,6 +27,7 @@ pub mod hero;
 pub mod level;
 pub mod level_edit;
 pub mod level_routes;
+pub mod measure;
 pub mod perf;
 pub mod render;
 pub mod scenery;

@@ -42,6 +42,13 @@ pub struct Level {
     /// Alarms raised at set times after the level starts (drills, scenarios).
     #[serde(default)]
     pub alarms: Vec<AlarmEvent>,
+    /// Measurement areas: polygons whose density and speed are read live and recorded
+    /// (the field's classic and Voronoi measures).
+    #[serde(default)]
+    pub measurement_areas: Vec<MeasurementArea>,
+    /// Measurement lines: segments whose flow is counted in both directions.
+    #[serde(default)]
+    pub measurement_lines: Vec<MeasurementLine>,
     /// True in `sandbox::world_level`'s result, whose obstacles and points of interest already
     /// include the placed things'; never in a file.
     #[serde(skip)]
@@ -193,6 +200,36 @@ pub struct AlarmEvent {
     /// gives the all-clear.
     #[serde(default)]
     pub all_clear_after: Option<f32>,
+}
+
+/// A measurement area: a simple polygon of at least three `(x, z)` corners, in either winding.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeasurementArea {
+    pub name: String,
+    pub polygon: Vec<Vec2>,
+}
+
+/// A measurement line from `from` to `to`. Crossing it "forward" means moving towards
+/// `(to - from)` turned 90 degrees counter-clockwise seen from above (+x right, +z up): a line
+/// drawn towards +x counts people walking towards +z as forward. The F8 overlay's arrow shows it.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeasurementLine {
+    pub name: String,
+    pub from: Vec2,
+    pub to: Vec2,
+}
+
+impl MeasurementLine {
+    /// The unit direction a forward crossing moves in.
+    pub fn forward(&self) -> Vec2 {
+        (self.to - self.from).perp().normalize_or_zero()
+    }
+
+    pub fn length(&self) -> f32 {
+        self.from.distance(self.to)
+    }
 }
 
 /// The walkable rectangle of the plaza (XZ). Agents never leave it.
