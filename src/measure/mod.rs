@@ -4,3 +4,7 @@
 //! panel, `throng record` and `throng validate` read the same meters.
 
 pub mod geometry;
+pub mod meters;
+pub mod voronoi;
+
+pub use meters::{AreaReading, LineReading, Meters};
