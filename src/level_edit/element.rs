@@ -20,6 +20,10 @@ pub enum Element {
     CameraStart,
     /// A way out (`exits[N]`): a line or a box, moved whole.
     Exit(usize),
+    /// A measurement area (`measurement_areas[N]`): a polygon.
+    MeasurementArea(usize),
+    /// A measurement line (`measurement_lines[N]`).
+    MeasurementLine(usize),
 }
 
 /// Moved handles land on this grid (metres), so a saved file holds round numbers.
@@ -54,6 +58,8 @@ impl Element {
             Element::HeroSpawn => "hero.spawn".to_string(),
             Element::CameraStart => "camera".to_string(),
             Element::Exit(i) => format!("exits[{i}]"),
+            Element::MeasurementArea(i) => format!("measurement_areas[{i}]"),
+            Element::MeasurementLine(i) => format!("measurement_lines[{i}]"),
         }
     }
 
@@ -73,6 +79,10 @@ impl Element {
             Element::Spawn(i)
         } else if let Some((i, _)) = index("exits") {
             Element::Exit(i)
+        } else if let Some((i, _)) = index("measurement_areas") {
+            Element::MeasurementArea(i)
+        } else if let Some((i, _)) = index("measurement_lines") {
+            Element::MeasurementLine(i)
         } else if let Some((i, tail)) = index("paths") {
             let point = tail
                 .strip_prefix(".points[")
@@ -100,6 +110,8 @@ impl Element {
             Element::Poi(i) => i < level.points_of_interest.len(),
             Element::Spawn(i) => i < level.spawn_zones.len(),
             Element::Exit(i) => i < level.exits.len(),
+            Element::MeasurementArea(i) => i < level.measurement_areas.len(),
+            Element::MeasurementLine(i) => i < level.measurement_lines.len(),
             Element::Path(i) => i < level.paths.len(),
             Element::PathPoint(i, k) => level.paths.get(i).is_some_and(|p| k < p.points.len()),
             Element::Bounds | Element::HeroSpawn | Element::CameraStart => true,
@@ -113,6 +125,8 @@ impl Element {
             Element::Poi(i) => level.points_of_interest.get(i).map(|p| p.name.clone()),
             Element::Spawn(i) => level.spawn_zones.get(i).map(|z| z.name.clone()),
             Element::Exit(i) => level.exits.get(i).map(|e| e.name.clone()),
+            Element::MeasurementArea(i) => level.measurement_areas.get(i).map(|a| a.name.clone()),
+            Element::MeasurementLine(i) => level.measurement_lines.get(i).map(|l| l.name.clone()),
             Element::Path(i) => level.paths.get(i).map(|p| p.name.clone()),
             Element::PathPoint(i, k) => level.paths.get(i).map(|p| format!("{} #{k}", p.name)),
             Element::Bounds => Some("bounds".to_string()),
@@ -151,6 +165,18 @@ impl Element {
                 }
                 None => "exit".to_string(),
             },
+            Element::MeasurementArea(i) => match level.measurement_areas.get(i) {
+                Some(a) => format!(
+                    "measurement area ({} corners, {:.1} m²)",
+                    a.polygon.len(),
+                    crate::measure::geometry::polygon_area(&a.polygon)
+                ),
+                None => "measurement area".to_string(),
+            },
+            Element::MeasurementLine(i) => match level.measurement_lines.get(i) {
+                Some(l) => format!("measurement line ({:.1} m)", l.length()),
+                None => "measurement line".to_string(),
+            },
             Element::Path(_) => "path".to_string(),
             Element::PathPoint(..) => "path point".to_string(),
             Element::Bounds => "bounds".to_string(),
@@ -178,6 +204,14 @@ impl Element {
             Element::Poi(i) => level.points_of_interest.get(i).map(|p| p.position),
             Element::Spawn(i) => level.spawn_zones.get(i).map(|z| z.center),
             Element::Exit(i) => level.exits.get(i).map(|e| e.area.center()),
+            Element::MeasurementArea(i) => level.measurement_areas.get(i).map(|a| {
+                let (lo, hi) = crate::measure::geometry::polygon_bounds(&a.polygon);
+                (lo + hi) * 0.5
+            }),
+            Element::MeasurementLine(i) => {
+                let l = level.measurement_lines.get(i)?;
+                Some((l.from + l.to) * 0.5)
+            }
             Element::Path(i) => level.paths.get(i).and_then(|p| p.points.first().copied()),
             Element::PathPoint(i, k) => level.paths.get(i)?.points.get(k).copied(),
             Element::Bounds => Some(level.bounds.center()),
