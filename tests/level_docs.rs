@@ -6,8 +6,8 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 use throng::level::parse_level;
 use throng::level::schema::{
-    AlarmBehaviour, AlarmEvent, CameraStart, CrowdModel, Exit, HeroSettings, Lighting, NamedPath,
-    Obstacle, Placed, PointOfInterest, SpawnZone,
+    AlarmBehaviour, AlarmEvent, CameraStart, CrowdModel, Exit, HeroSettings, Lighting,
+    MeasurementArea, MeasurementLine, NamedPath, Obstacle, Placed, PointOfInterest, SpawnZone,
 };
 
 fn levels_doc() -> String {
@@ -57,13 +57,21 @@ type ExampleCheck = fn(&str, &str);
 #[test]
 fn every_section_example_parses_as_its_type() {
     let doc = levels_doc();
-    let inline: [(&str, ExampleCheck); 11] = [
+    let inline: [(&str, ExampleCheck); 13] = [
         ("### Obstacles", parses_as::<Obstacle>),
         ("### Points of interest", parses_as::<PointOfInterest>),
         ("### Paths", parses_as::<NamedPath>),
         ("### Spawn zones", parses_as::<SpawnZone>),
         ("### Exits *optional*", parses_as::<Exit>),
         ("### Alarms *optional*", parses_as::<AlarmEvent>),
+        (
+            "### Measurement areas *optional*",
+            parses_as::<MeasurementArea>,
+        ),
+        (
+            "### Measurement lines *optional*",
+            parses_as::<MeasurementLine>,
+        ),
         ("#### Alarm behaviour", parses_as::<AlarmBehaviour>),
         ("### Hero", parses_as::<HeroSettings>),
         ("### Lighting *optional*", parses_as::<Lighting>),
@@ -108,6 +116,21 @@ fn the_placed_things_example_loads_in_the_plaza() {
     let level = parse_level(&text, "docs/LEVELS.md (Placed things)", root)
         .unwrap_or_else(|e| panic!("the placed things example is refused: {e}"));
     assert_eq!(level.placed.len(), 4);
+}
+
+#[test]
+fn the_measurement_examples_are_the_plazas() {
+    // The sections show what levels/plaza.ron holds, so the plaza is their worked example.
+    let doc = levels_doc();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let plaza = std::fs::read_to_string(root.join("levels/plaza.ron")).expect("the plaza");
+    for heading in [
+        "### Measurement areas *optional*",
+        "### Measurement lines *optional*",
+    ] {
+        let example = inline_example(section(&doc, heading));
+        assert!(plaza.contains(example), "{heading}: {example}");
+    }
 }
 
 #[test]

@@ -350,6 +350,124 @@ fn exits_and_alarms_beyond_their_limit_are_refused() {
     );
 }
 
+/// The minimal fixture with one measurement area and one measurement line after its gate.
+fn with_measurements(areas: &str, lines: &str) -> String {
+    format!("{GATE}\n    measurement_areas: [{areas}],\n    measurement_lines: [{lines}],")
+}
+
+const AREA: &str =
+    "(name: \"yard\", polygon: [(-4.0, 10.0), (4.0, 10.0), (4.0, 18.0), (-4.0, 18.0)])";
+const LINE: &str = "(name: \"gate_line\", from: (3.0, 18.0), to: (-3.0, 18.0))";
+
+/// (areas, lines, expected message)
+const MEASUREMENT_CASES: &[(&str, &str, &str)] = &[
+    ("(name: \"yard\", polygon: [(-4.0, 10.0), (4.0, 10.0), (4.0, 18.0), (-4.0, 18.0)])", "(name: \"yard\", from: (3.0, 18.0), to: (-3.0, 18.0))",
+        "levels/broken.ron:28:32: measurement_lines[0].name: `yard` is already the name of measurement_areas[0]; names must be unique among measurement areas and lines",
+    ),
+    ("(name: \" \", polygon: [(-4.0, 10.0), (4.0, 10.0), (4.0, 18.0), (-4.0, 18.0)])", LINE,
+        "levels/broken.ron:27:32: measurement_areas[0].name: a name is required",
+    ),
+    ("(name: \"yard\", polygon: [(-4.0, 10.0), (4.0, 10.0)])", LINE,
+        "levels/broken.ron:27:49: measurement_areas[0].polygon: `yard` has 2 corners; allowed: a simple polygon of at least 3 (x, z) corners, in either winding, with an area of at least 0.01 m², whose edges meet only at the corners they share",
+    ),
+    ("(name: \"yard\", polygon: [(-4.0, 10.0), (4.0, inf), (4.0, 18.0)])", LINE,
+        "levels/broken.ron:27:64: measurement_areas[0].polygon[1]: inf is not a finite number",
+    ),
+    ("(name: \"yard\", polygon: [(-4.0, 10.0), (4.0, 10.0), (4.0, 28.0)])", LINE,
+        "levels/broken.ron:27:77: measurement_areas[0].polygon[2]: `yard`'s corner (4, 28) is outside the plaza bounds (-20, -20) to (20, 20)",
+    ),
+    ("(name: \"yard\", polygon: [(-4.0, 10.0), (0.0, 10.0), (4.0, 10.0)])", LINE,
+        "levels/broken.ron:27:49: measurement_areas[0].polygon: `yard` has no area: its corners lie on one line; allowed: a simple polygon of at least 3 (x, z) corners, in either winding, with an area of at least 0.01 m², whose edges meet only at the corners they share",
+    ),
+    ("(name: \"yard\", polygon: [(-4.0, 10.0), (4.0, 10.0), (-4.0, 18.0), (4.0, 18.0)])", LINE,
+        "levels/broken.ron:27:49: measurement_areas[0].polygon: `yard` is not a simple polygon: edge 1 (4, 10) to (-4, 18) crosses edge 3 (4, 18) to (-4, 10); allowed: a simple polygon of at least 3 (x, z) corners, in either winding, with an area of at least 0.01 m², whose edges meet only at the corners they share",
+    ),
+    ("(name: \"yard\", polygon: [(-4.0, 10.0), (-3.95, 10.0), (-4.0, 10.05)])", LINE,
+        "levels/broken.ron:27:49: measurement_areas[0].polygon: `yard` has an area of 0 m²; allowed: a simple polygon of at least 3 (x, z) corners, in either winding, with an area of at least 0.01 m², whose edges meet only at the corners they share",
+    ),
+    (AREA, "(name: \"gate_line\", from: (3.0, 18.0), to: (NaN, 18.0))",
+        "levels/broken.ron:28:68: measurement_lines[0].to: NaN is not a finite number",
+    ),
+    (AREA, "(name: \"gate_line\", from: (3.0, 21.0), to: (-3.0, 18.0))",
+        "levels/broken.ron:28:51: measurement_lines[0].from: `gate_line`'s end (3, 21) is outside the plaza bounds (-20, -20) to (20, 20)",
+    ),
+    (AREA, "(name: \"gate_line\", from: (3.0, 18.0), to: (3.1, 18.0))",
+        "levels/broken.ron:28:68: measurement_lines[0].to: `gate_line` is 0.1 m long; allowed: at least 0.2 m from `from` to `to`",
+    ),
+];
+
+#[test]
+fn every_broken_measurement_gets_its_exact_message() {
+    let wrong: Vec<String> = MEASUREMENT_CASES
+        .iter()
+        .filter_map(|(areas, lines, expected)| {
+            let got = error_for(GATE, &with_measurements(areas, lines));
+            (got != *expected)
+                .then(|| format!("{areas} {lines}\n   got: {got}\n  want: {expected}"))
+        })
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "{} of {} rows differ:\n{}",
+        wrong.len(),
+        MEASUREMENT_CASES.len(),
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn measurements_inside_the_bounds_are_accepted() {
+    // Either winding, concave, over an obstacle (the fountain), on the bounds' edge.
+    let areas = [
+        AREA,
+        "(name: \"yard\", polygon: [(-4.0, 18.0), (4.0, 18.0), (4.0, 10.0), (-4.0, 10.0)])",
+        "(name: \"yard\", polygon: [(-5.0, -5.0), (5.0, -5.0), (5.0, 5.0), (0.0, 1.0), (-5.0, 5.0)])",
+        "(name: \"yard\", polygon: [(-20.0, 20.0), (-20.0, 16.0), (-16.0, 20.0)])",
+    ];
+    for area in areas {
+        let src = MINIMAL.replacen(GATE, &with_measurements(area, LINE), 1);
+        let level = parse_level(&src, LABEL, root()).unwrap_or_else(|e| panic!("{area}: {e}"));
+        assert_eq!(level.measurement_areas[0].name, "yard");
+        assert_eq!(level.measurement_lines[0].name, "gate_line");
+    }
+    // A line on the bounds' edge, 0.2 m long.
+    let line = "(name: \"gate_line\", from: (0.0, 20.0), to: (0.2, 20.0))";
+    let src = MINIMAL.replacen(GATE, &with_measurements(AREA, line), 1);
+    if let Err(e) = parse_level(&src, LABEL, root()) {
+        panic!("{line}: {e}");
+    }
+}
+
+#[test]
+fn measurements_beyond_their_limit_are_refused() {
+    let lines: String = (0..65)
+        .map(|i| format!("(name: \"l{i}\", from: (3.0, 18.0), to: (-3.0, 18.0)),"))
+        .collect();
+    assert_eq!(
+        error_for(GATE, &with_measurements(AREA, &lines)),
+        "levels/broken.ron:28:24: measurement_lines: 65 measurement lines; allowed: at most 64"
+    );
+    let areas: String = (0..65)
+        .map(|i| format!("(name: \"a{i}\", polygon: [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0)]),"))
+        .collect();
+    assert_eq!(
+        error_for(GATE, &with_measurements(&areas, LINE)),
+        "levels/broken.ron:27:24: measurement_areas: 65 measurement areas; allowed: at most 64"
+    );
+    let corners: String = (0..257)
+        .map(|i| {
+            let a = i as f32 / 257.0 * std::f32::consts::TAU;
+            format!("({}, {}),", 5.0 * a.cos(), 5.0 * a.sin())
+        })
+        .collect();
+    let area = format!("(name: \"round\", polygon: [{corners}])");
+    let got = error_for(GATE, &with_measurements(&area, LINE));
+    assert!(
+        got.ends_with("measurement_areas[0].polygon: 257 corners; allowed: at most 256"),
+        "{got}"
+    );
+}
+
 #[test]
 fn the_impostor_distance_is_optional_and_read_when_given() {
     let old = parse_level(MINIMAL, LABEL, root()).expect("minimal loads");

@@ -13,8 +13,10 @@ use crate::clip_kind::ClipKind;
 // Re-exported: these lived here before `footprint` took the obstacle geometry.
 pub use crate::footprint::{obstacle_contains, segment_hits_obstacle};
 pub use exits::EXIT_REACH;
+pub use measurement::{MIN_MEASUREMENT_AREA, MIN_MEASUREMENT_LINE};
 
 mod exits;
+mod measurement;
 
 /// The most agents a level may ask for.
 pub const MAX_CROWD: u32 = 1_000_000;
@@ -36,6 +38,10 @@ pub const MAX_CROWD_MODELS: usize = 64;
 /// every exit against each flood.
 pub const MAX_EXITS: usize = 256;
 pub const MAX_ALARMS: usize = 256;
+/// Measurement areas and lines: every one is read on every measured step. An area's corners
+/// count as a smaller list (`MAX_LIST_ITEMS`).
+pub const MAX_MEASUREMENT_AREAS: usize = 64;
+pub const MAX_MEASUREMENT_LINES: usize = 64;
 pub const MAX_VARIANT_GROUPS: usize = 256;
 /// Items of any smaller list: a group's models, tints and props; a crowd model's clips,
 /// material lists, attachment choices and hidden meshes.
@@ -339,6 +345,26 @@ impl Checker<'_> {
         );
         self.at_most("exits", "exits", level.exits.len(), MAX_EXITS);
         self.at_most("alarms", "alarm events", level.alarms.len(), MAX_ALARMS);
+        self.at_most(
+            "measurement_areas",
+            "measurement areas",
+            level.measurement_areas.len(),
+            MAX_MEASUREMENT_AREAS,
+        );
+        for (i, a) in level.measurement_areas.iter().enumerate() {
+            self.at_most(
+                &format!("measurement_areas[{i}].polygon"),
+                "corners",
+                a.polygon.len(),
+                MAX_LIST_ITEMS,
+            );
+        }
+        self.at_most(
+            "measurement_lines",
+            "measurement lines",
+            level.measurement_lines.len(),
+            MAX_MEASUREMENT_LINES,
+        );
         let cr = &level.crowd;
         self.at_most(
             "crowd.models",
@@ -991,6 +1017,7 @@ pub fn validate_all(level: &Level, places: &Places) -> Vec<Finding> {
     c.spawn_zones(level);
     c.exits(level);
     c.alarms(level);
+    c.measurements(level);
     c.crowd_models(level);
     c.crowd_behaviour(level);
     c.hero(level);

@@ -20,6 +20,10 @@ pub enum Element {
     CameraStart,
     /// A way out (`exits[N]`): a line or a box, moved whole.
     Exit(usize),
+    /// A measurement area (`measurement_areas[N]`): a polygon.
+    MeasurementArea(usize),
+    /// A measurement line (`measurement_lines[N]`).
+    MeasurementLine(usize),
 }
 
 /// Moved handles land on this grid (metres), so a saved file holds round numbers.
@@ -54,6 +58,8 @@ impl Element {
             Element::HeroSpawn => "hero.spawn".to_string(),
             Element::CameraStart => "camera".to_string(),
             Element::Exit(i) => format!("exits[{i}]"),
+            Element::MeasurementArea(i) => format!("measurement_areas[{i}]"),
+            Element::MeasurementLine(i) => format!("measurement_lines[{i}]"),
         }
     }
 
@@ -73,6 +79,10 @@ impl Element {
             Element::Spawn(i)
         } else if let Some((i, _)) = index("exits") {
             Element::Exit(i)
+        } else if let Some((i, _)) = index("measurement_areas") {
+            Element::MeasurementArea(i)
+        } else if let Some((i, _)) = index("measurement_lines") {
+            Element::MeasurementLine(i)
         } else if let Some((i, tail)) = index("paths") {
             let point = tail
                 .strip_prefix(".points[")
@@ -100,6 +110,8 @@ impl Element {
             Element::Poi(i) => i < level.points_of_interest.len(),
             Element::Spawn(i) => i < level.spawn_zones.len(),
             Element::Exit(i) => i < level.exits.len(),
+            Element::MeasurementArea(i) => i < level.measurement_areas.len(),
+            Element::MeasurementLine(i) => i < level.measurement_lines.len(),
             Element::Path(i) => i < level.paths.len(),
             Element::PathPoint(i, k) => level.paths.get(i).is_some_and(|p| k < p.points.len()),
             Element::Bounds | Element::HeroSpawn | Element::CameraStart => true,
@@ -113,6 +125,8 @@ impl Element {
             Element::Poi(i) => level.points_of_interest.get(i).map(|p| p.name.clone()),
             Element::Spawn(i) => level.spawn_zones.get(i).map(|z| z.name.clone()),
             Element::Exit(i) => level.exits.get(i).map(|e| e.name.clone()),
+            Element::MeasurementArea(i) => level.measurement_areas.get(i).map(|a| a.name.clone()),
+            Element::MeasurementLine(i) => level.measurement_lines.get(i).map(|l| l.name.clone()),
             Element::Path(i) => level.paths.get(i).map(|p| p.name.clone()),
             Element::PathPoint(i, k) => level.paths.get(i).map(|p| format!("{} #{k}", p.name)),
             Element::Bounds => Some("bounds".to_string()),
@@ -151,6 +165,18 @@ impl Element {
                 }
                 None => "exit".to_string(),
             },
+            Element::MeasurementArea(i) => match level.measurement_areas.get(i) {
+                Some(a) => format!(
+                    "measurement area ({} corners, {:.1} m²)",
+                    a.polygon.len(),
+                    crate::measure::geometry::polygon_area(&a.polygon)
+                ),
+                None => "measurement area".to_string(),
+            },
+            Element::MeasurementLine(i) => match level.measurement_lines.get(i) {
+                Some(l) => format!("measurement line ({:.1} m)", l.length()),
+                None => "measurement line".to_string(),
+            },
             Element::Path(_) => "path".to_string(),
             Element::PathPoint(..) => "path point".to_string(),
             Element::Bounds => "bounds".to_string(),
@@ -168,6 +194,8 @@ impl Element {
                 | Element::Spawn(_)
                 | Element::PathPoint(..)
                 | Element::Exit(_)
+                | Element::MeasurementArea(_)
+                | Element::MeasurementLine(_)
         )
     }
 
@@ -178,6 +206,14 @@ impl Element {
             Element::Poi(i) => level.points_of_interest.get(i).map(|p| p.position),
             Element::Spawn(i) => level.spawn_zones.get(i).map(|z| z.center),
             Element::Exit(i) => level.exits.get(i).map(|e| e.area.center()),
+            Element::MeasurementArea(i) => level.measurement_areas.get(i).map(|a| {
+                let (lo, hi) = crate::measure::geometry::polygon_bounds(&a.polygon);
+                (lo + hi) * 0.5
+            }),
+            Element::MeasurementLine(i) => {
+                let l = level.measurement_lines.get(i)?;
+                Some((l.from + l.to) * 0.5)
+            }
             Element::Path(i) => level.paths.get(i).and_then(|p| p.points.first().copied()),
             Element::PathPoint(i, k) => level.paths.get(i)?.points.get(k).copied(),
             Element::Bounds => Some(level.bounds.center()),
@@ -252,6 +288,12 @@ impl Element {
         if let Element::Exit(i) = *self {
             return move_exit(level, i, to);
         }
+        if matches!(
+            self,
+            Element::MeasurementArea(_) | Element::MeasurementLine(_)
+        ) {
+            return self.move_measurement(level, to);
+        }
         let slot = match *self {
             Element::Obstacle(i) => match level.obstacles.get_mut(i).map(|o| &mut o.shape) {
                 Some(Shape::Circle { center, .. }) | Some(Shape::Box { center, .. }) => center,
@@ -321,6 +363,36 @@ impl Element {
     }
 }
 
+impl Element {
+    /// Moves a measurement area or line whole so its handle (the area's box middle, the line's
+    /// middle) stands at `to` (on the grid); its corners or ends keep their offsets to the
+    /// centimetre, like an exit line's.
+    fn move_measurement(&self, level: &mut Level, to: Vec2) -> bool {
+        let Some(step) = self.anchor(level).map(|at| to - at) else {
+            return false;
+        };
+        let cm = |p: Vec2| Vec2::new(centimetres(p.x + step.x), centimetres(p.y + step.y));
+        match *self {
+            Element::MeasurementArea(i) => {
+                let Some(a) = level.measurement_areas.get_mut(i) else {
+                    return false;
+                };
+                for p in &mut a.polygon {
+                    *p = cm(*p);
+                }
+            }
+            Element::MeasurementLine(i) => {
+                let Some(l) = level.measurement_lines.get_mut(i) else {
+                    return false;
+                };
+                (l.from, l.to) = (cm(l.from), cm(l.to));
+            }
+            _ => return false,
+        }
+        true
+    }
+}
+
 /// Moves exit `i` whole so its centre stands at `to` (on the grid). A line's ends keep their
 /// offsets from the centre to the centimetre, like a bench's seats: the opening stays as wide
 /// as the file says, and the file gets round numbers.
@@ -341,8 +413,8 @@ fn move_exit(level: &mut Level, i: usize, to: Vec2) -> bool {
 }
 
 /// Every number edit mode can change, by field path, in a fixed order: handle positions of
-/// points of interest, spawn zones, path points, obstacles and exits (a line's two ends, a
-/// box's centre), and box angles.
+/// points of interest, spawn zones, path points, obstacles, exits (a line's two ends, a
+/// box's centre), measurement areas' corners and lines' ends, and box angles.
 pub fn editable_numbers(level: &Level) -> Vec<(String, f32)> {
     let mut out = Vec::new();
     let mut xz = |path: String, v: Vec2| {
@@ -371,6 +443,15 @@ pub fn editable_numbers(level: &Level) -> Vec<(String, f32)> {
             }
             ExitArea::Box { center, .. } => xz(format!("exits[{i}].area.center"), center),
         }
+    }
+    for (i, a) in level.measurement_areas.iter().enumerate() {
+        for (k, &p) in a.polygon.iter().enumerate() {
+            xz(format!("measurement_areas[{i}].polygon[{k}]"), p);
+        }
+    }
+    for (i, l) in level.measurement_lines.iter().enumerate() {
+        xz(format!("measurement_lines[{i}].from"), l.from);
+        xz(format!("measurement_lines[{i}].to"), l.to);
     }
     for (i, o) in level.obstacles.iter().enumerate() {
         if let Shape::Box { angle_deg, .. } = o.shape {
@@ -491,6 +572,46 @@ mod tests {
             !Element::Exit(2).rotate(&mut level, 15.0),
             "exits do not turn"
         );
+    }
+
+    #[test]
+    fn measurements_are_named_by_their_field_paths_and_move_whole() {
+        let mut level = plaza();
+        let (area, line) = (Element::MeasurementArea(0), Element::MeasurementLine(0));
+        assert_eq!(
+            Element::from_field_path("measurement_areas[0].polygon[2]", &level),
+            Some(area)
+        );
+        assert_eq!(
+            Element::from_field_path("measurement_lines[0].to", &level),
+            Some(line)
+        );
+        assert_eq!(
+            Element::from_field_path("measurement_lines[5]", &level),
+            None
+        );
+        assert_eq!(area.name(&level), "south_street_area");
+        assert_eq!(area.kind(&level), "measurement area (4 corners, 64.0 m²)");
+        assert_eq!(line.kind(&level), "measurement line (14.0 m)");
+        assert!(area.movable() && line.movable());
+        // The area's middle (0, 74) to (1, 70): every corner by the same step.
+        assert!(area.move_to(&mut level, Vec2::new(1.01, 69.98)));
+        assert_eq!(level.measurement_areas[0].polygon[0], Vec2::new(-3.0, 66.0));
+        assert_eq!(level.measurement_areas[0].polygon[2], Vec2::new(5.0, 74.0));
+        // The line's middle (0, -95) to (0, -90): it keeps its length and direction.
+        assert!(line.move_to(&mut level, Vec2::new(0.0, -90.0)));
+        assert_eq!(level.measurement_lines[0].from, Vec2::new(7.0, -90.0));
+        assert_eq!(level.measurement_lines[0].to, Vec2::new(-7.0, -90.0));
+        // Saved in place: only the moved numbers change.
+        let text = include_str!("../../levels/plaza.ron");
+        let before: Level = ron::from_str(text).expect("plaza parses");
+        let (saved, n) =
+            crate::level_edit::patch::patch_level_text(text, &before, &level).expect("patches");
+        assert_eq!(n, 10, "8 corner numbers, 2 line numbers");
+        let back: Level = ron::from_str(&saved).expect("reads back");
+        assert_eq!(back.measurement_areas, level.measurement_areas);
+        assert_eq!(back.measurement_lines, level.measurement_lines);
+        assert!(saved.contains("from: (7.0, -90.0), to: (-7.0, -90.0)"));
     }
 
     #[test]

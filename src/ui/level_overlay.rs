@@ -4,7 +4,9 @@
 
 use super::layout_log::draw_text;
 use glam::{Mat4, Vec2, Vec3};
-use macroquad::prelude::{draw_line, draw_rectangle, draw_rectangle_lines, measure_text, Color};
+use macroquad::prelude::{
+    draw_line, draw_rectangle, draw_rectangle_lines, draw_triangle, measure_text, vec2, Color,
+};
 
 use crate::view::level_overlay::{
     project, project_segment, LevelOverlay, Rgba, HANDLE_PICK_PIXELS,
@@ -34,6 +36,17 @@ pub struct OverlayView<'a> {
 /// Draws the overlay; in edit mode returns the rectangles of the movable handles, which take
 /// the mouse from the camera.
 pub fn draw(overlay: &LevelOverlay, v: &OverlayView) -> Vec<Rect> {
+    for t in &overlay.fills {
+        let [a, b, c] = t.corners.map(|p| project(&v.view_proj, p, v.screen));
+        if let (Some(a), Some(b), Some(c)) = (a, b, c) {
+            draw_triangle(
+                vec2(a.x, a.y),
+                vec2(b.x, b.y),
+                vec2(c.x, c.y),
+                color(t.color),
+            );
+        }
+    }
     for l in &overlay.lines {
         if let Some((a, b)) = project_segment(&v.view_proj, l.a, l.b, v.screen) {
             draw_line(a.x, a.y, b.x, b.y, l.width, color(l.color));

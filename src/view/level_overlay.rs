@@ -1,6 +1,7 @@
 //! What the level overlay (F8) draws, as plain data: the bounds, obstacle outlines, points of
 //! interest with their activity and occupancy, paths with direction arrows, spawn zones, exits
-//! (open or closed), the hero spawn and the camera start, as 3D lines, labels and handles; their projection to the
+//! (open or closed), measurement areas (translucent polygons) and lines (with an arrow on their
+//! forward side), the hero spawn and the camera start, as 3D lines, labels and handles; their projection to the
 //! screen; and picking (a screen point → the element under it). Only `ui/` draws it.
 
 use glam::{Mat4, Vec2, Vec3, Vec4};
@@ -28,6 +29,14 @@ pub const EXIT_CLOSED_LABEL: Rgba = [1.0, 0.5, 0.5, 1.0];
 const EXIT_WIDTH: f32 = 5.0;
 /// Half the arms of a closed exit's cross (m).
 const CROSS_HALF: f32 = 1.5;
+/// Measurement areas and lines: gold, unlike any other element (exits are green or red, the
+/// hero spawn a paler yellow); an area is also filled with it at `MEASURE_FILL_ALPHA`.
+pub const MEASURE_COLOR: Rgba = [1.0, 0.78, 0.0, 1.0];
+pub const MEASURE_FILL_ALPHA: f32 = 0.18;
+/// Measurement lines are drawn this wide (pixels); their arrow stands this far (m) on the
+/// forward side of the middle.
+const MEASURE_LINE_WIDTH: f32 = 4.0;
+const MEASURE_ARROW_OFFSET: f32 = 0.8;
 /// The element an error names, and the one under the pointer.
 pub const HIGHLIGHT_COLOR: Rgba = [1.0, 0.15, 0.15, 1.0];
 
@@ -73,6 +82,14 @@ pub struct OverlayArrow {
     pub color: Rgba,
 }
 
+/// A translucent triangle on the ground (a measurement area is filled with them).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OverlayTriangle {
+    pub corners: [Vec3; 3],
+    pub color: Rgba,
+    pub element: Element,
+}
+
 /// A point that can be picked (and in edit mode dragged when `movable`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Handle {
@@ -115,6 +132,8 @@ pub struct LevelOverlay {
     pub lines: Vec<OverlayLine>,
     pub labels: Vec<OverlayLabel>,
     pub arrows: Vec<OverlayArrow>,
+    /// Filled under the lines.
+    pub fills: Vec<OverlayTriangle>,
     pub handles: Vec<Handle>,
     pub areas: Vec<(Element, Area)>,
 }
@@ -202,6 +221,7 @@ impl LevelOverlay {
         }
         o.paths(level);
         o.exits(level);
+        o.measurements(level);
         for (i, p) in level.points_of_interest.iter().enumerate() {
             let e = Element::Poi(i);
             o.circle(p.position, p.radius, POI_COLOR, e);
@@ -309,6 +329,54 @@ impl LevelOverlay {
         }
     }
 
+    /// Measurement areas as gold outlines over a translucent fill, labelled with their name
+    /// and size; lines as wide gold segments with an arrow on their forward side (see
+    /// `MeasurementLine::forward`) and their name. Each has a handle at its middle.
+    fn measurements(&mut self, level: &Level) {
+        let fill = [
+            MEASURE_COLOR[0],
+            MEASURE_COLOR[1],
+            MEASURE_COLOR[2],
+            MEASURE_FILL_ALPHA,
+        ];
+        for (i, area) in level.measurement_areas.iter().enumerate() {
+            let e = Element::MeasurementArea(i);
+            for [a, b, c] in triangulate(&area.polygon) {
+                self.fills.push(OverlayTriangle {
+                    corners: [ground(a), ground(b), ground(c)],
+                    color: fill,
+                    element: e,
+                });
+            }
+            self.outline(&area.polygon, true, MEASURE_COLOR, e);
+            if let Some(middle) = e.anchor(level) {
+                self.handle(middle, e);
+                let size = crate::measure::geometry::polygon_area(&area.polygon);
+                let text = format!("area {} · {size:.0} m²", area.name);
+                self.label(middle, text, MEASURE_COLOR, e, 1);
+            }
+        }
+        for (i, line) in level.measurement_lines.iter().enumerate() {
+            let e = Element::MeasurementLine(i);
+            let first = self.lines.len();
+            self.outline(&[line.from, line.to], false, MEASURE_COLOR, e);
+            for l in &mut self.lines[first..] {
+                l.width = MEASURE_LINE_WIDTH;
+            }
+            let middle = (line.from + line.to) * 0.5;
+            let forward = line.forward();
+            if forward != Vec2::ZERO {
+                self.arrows.push(OverlayArrow {
+                    at: ground(middle + forward * MEASURE_ARROW_OFFSET),
+                    dir: Vec3::new(forward.x, 0.0, forward.y),
+                    color: MEASURE_COLOR,
+                });
+            }
+            self.handle(middle, e);
+            self.label(middle, format!("line {}", line.name), MEASURE_COLOR, e, 1);
+        }
+    }
+
     fn paths(&mut self, level: &Level) {
         for (i, p) in level.paths.iter().enumerate() {
             let e = Element::Path(i);
@@ -379,6 +447,40 @@ impl LevelOverlay {
             }
         }
     }
+}
+
+/// Triangles covering a simple polygon of either winding (ear clipping); a polygon that is not
+/// simple gets what triangles the clipping finds before it stalls.
+pub fn triangulate(points: &[Vec2]) -> Vec<[Vec2; 3]> {
+    let mut left: Vec<Vec2> = points.to_vec();
+    if crate::measure::geometry::signed_area(&left) < 0.0 {
+        left.reverse();
+    }
+    let mut out = Vec::new();
+    let inside = |p: Vec2, a: Vec2, b: Vec2, c: Vec2| {
+        (b - a).perp_dot(p - a) >= 0.0
+            && (c - b).perp_dot(p - b) >= 0.0
+            && (a - c).perp_dot(p - c) >= 0.0
+    };
+    while left.len() > 3 {
+        let n = left.len();
+        let ear = (0..n).find(|&i| {
+            let (a, b, c) = (left[(i + n - 1) % n], left[i], left[(i + 1) % n]);
+            (b - a).perp_dot(c - b) > 0.0
+                && !left
+                    .iter()
+                    .any(|&p| p != a && p != b && p != c && inside(p, a, b, c))
+        });
+        let Some(i) = ear else {
+            return out;
+        };
+        out.push([left[(i + n - 1) % n], left[i], left[(i + 1) % n]]);
+        left.remove(i);
+    }
+    if left.len() == 3 {
+        out.push([left[0], left[1], left[2]]);
+    }
+    out
 }
 
 /// A world point on the screen (pixels, y down), None behind the camera. Points off the
@@ -749,6 +851,85 @@ mod tests {
             .iter()
             .filter(|l| l.element == gate)
             .all(|l| l.color == HIGHLIGHT_COLOR && l.width > EXIT_WIDTH));
+    }
+
+    #[test]
+    fn the_plazas_measurements_are_gold_with_a_fill_an_arrow_and_labels() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(root.join("levels/plaza.ron")).expect("the plaza");
+        let level: Level = ron::from_str(&text).expect("parses");
+        let o = LevelOverlay::build(&level, &[]);
+        let (area, line) = (Element::MeasurementArea(0), Element::MeasurementLine(0));
+        let texts: Vec<&str> = o
+            .labels
+            .iter()
+            .filter(|l| l.element == area || l.element == line)
+            .map(|l| l.text.as_str())
+            .collect();
+        assert_eq!(
+            texts,
+            vec!["area south_street_area · 64 m²", "line north_street_line"]
+        );
+        // The area: four gold edges over two translucent triangles covering its 64 m².
+        let edges: Vec<&OverlayLine> = o.lines.iter().filter(|l| l.element == area).collect();
+        assert_eq!(edges.len(), 4);
+        assert!(edges.iter().all(|l| l.color == MEASURE_COLOR));
+        let filled: f32 = o
+            .fills
+            .iter()
+            .filter(|t| t.element == area)
+            .map(|t| {
+                let [a, b, c] = t.corners.map(|p| Vec2::new(p.x, p.z));
+                crate::measure::geometry::polygon_area(&[a, b, c])
+            })
+            .sum();
+        assert!((filled - 64.0).abs() < 1e-3, "{filled}");
+        // The line, wide, its arrow on the forward side: north (-z), out of the north exit.
+        let segs: Vec<&OverlayLine> = o.lines.iter().filter(|l| l.element == line).collect();
+        assert_eq!(segs.len(), 1);
+        assert_eq!(segs[0].width, MEASURE_LINE_WIDTH);
+        let arrow = o
+            .arrows
+            .iter()
+            .find(|a| a.color == MEASURE_COLOR)
+            .expect("the line's arrow");
+        assert_eq!(arrow.dir, Vec3::new(0.0, 0.0, -1.0));
+        assert!(
+            arrow.at.z < -95.0 && arrow.at.x.abs() < 1e-6,
+            "{:?}",
+            arrow.at
+        );
+        // Each has a handle at its middle, and the error's field path finds it.
+        assert!(o
+            .handles
+            .iter()
+            .any(|h| h.element == line && h.at == Vec3::new(0.0, LIFT, -95.0)));
+        assert!(o
+            .handles
+            .iter()
+            .any(|h| h.element == area && h.at == Vec3::new(0.0, LIFT, 74.0)));
+        assert_eq!(
+            Element::from_field_path("measurement_lines[0].to", &level),
+            Some(line)
+        );
+    }
+
+    #[test]
+    fn a_concave_polygon_of_either_winding_is_covered_by_its_triangles() {
+        let mut p: Vec<Vec2> = [(0.0, 0.0), (4.0, 0.0), (4.0, 4.0), (2.0, 1.0), (0.0, 4.0)]
+            .iter()
+            .map(|&(x, z)| Vec2::new(x, z))
+            .collect();
+        for _ in 0..2 {
+            let t = triangulate(&p);
+            assert_eq!(t.len(), 3);
+            let sum: f32 = t
+                .iter()
+                .map(|t| crate::measure::geometry::polygon_area(t))
+                .sum();
+            assert!((sum - crate::measure::geometry::polygon_area(&p)).abs() < 1e-4);
+            p.reverse();
+        }
     }
 
     #[test]
