@@ -186,7 +186,10 @@ mod tests {
         let mut cell = square(-1.0, 1.0);
         let mut scratch = Vec::new();
         cut_towards(&mut cell, Vec2::ZERO, Vec2::new(1.0, 0.0), &mut scratch);
-        assert!((polygon_area(&cell) - 3.0).abs() < 1e-6, "x <= 0.5 of the square");
+        assert!(
+            (polygon_area(&cell) - 3.0).abs() < 1e-6,
+            "x <= 0.5 of the square"
+        );
         assert!(polygon_contains(&cell, Vec2::new(0.4, 0.0)));
         assert!(!polygon_contains(&cell, Vec2::new(0.6, 0.0)));
     }
@@ -196,7 +199,10 @@ mod tests {
         let (a, b) = (Vec2::new(0.0, 0.0), Vec2::new(2.0, 0.0));
         // Forward is +z for a line drawn towards +x.
         assert_eq!(crossing(a, b, Vec2::new(1.0, -0.1), Vec2::new(1.0, 0.1)), 1);
-        assert_eq!(crossing(a, b, Vec2::new(1.0, 0.1), Vec2::new(1.0, -0.1)), -1);
+        assert_eq!(
+            crossing(a, b, Vec2::new(1.0, 0.1), Vec2::new(1.0, -0.1)),
+            -1
+        );
         // Past the segment's end: no crossing.
         assert_eq!(crossing(a, b, Vec2::new(3.0, -0.1), Vec2::new(3.0, 0.1)), 0);
         // Onto the line and off it again, forward: one crossing in all.
