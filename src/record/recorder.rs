@@ -208,3 +208,62 @@ impl Drop for TrajectoryRecorder {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::{find_asset_root, load_level};
+
+    fn level() -> Level {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/levels/minimal.ron");
+        load_level(&path, &find_asset_root(&path)).expect("level")
+    }
+
+    #[test]
+    fn a_recording_stopped_early_is_whole_and_parked_people_are_left_out() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let level = level();
+        for name in ["early.sqlite", "early.txt"] {
+            let path = dir.path().join(name);
+            let mut rec = TrajectoryRecorder::new(&path, 30.0, &level).expect("start");
+            assert!(!path.exists(), "only the temporary file while recording");
+            let pos = [Vec2::new(1.0, 2.0), PARKED, Vec2::new(-3.0, 4.0)];
+            for frame in 0..3 {
+                rec.record_frame(frame, &[1, 2, 3], &pos, &[0.0, 0.0, 0.0])
+                    .expect("frame");
+            }
+            let done = rec.finish().expect("finish");
+            assert_eq!((done.people, done.frames, done.rows), (2, 3, 6), "{name}");
+            assert_eq!(done.bytes, std::fs::metadata(&path).unwrap().len());
+        }
+        let db = rusqlite::Connection::open(dir.path().join("early.sqlite")).unwrap();
+        let (n, xmin, ymax, ori_y): (i64, String, String, f64) = db
+            .query_row(
+                "SELECT (SELECT COUNT(*) FROM trajectory_data WHERE id = 2), \
+                 (SELECT value FROM metadata WHERE key = 'xmin'), \
+                 (SELECT value FROM metadata WHERE key = 'ymax'), \
+                 (SELECT ori_y FROM trajectory_data LIMIT 1)",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .unwrap();
+        // Heading 0 faces -z: the file's -y.
+        assert_eq!(
+            (n, xmin.as_str(), ymax.as_str(), ori_y),
+            (0, "-3.0", "4.0", -1.0)
+        );
+        let text = std::fs::read_to_string(dir.path().join("early.txt")).unwrap();
+        assert!(
+            text.starts_with("# framerate: 30.0\n# x/m y/m\n# ID FRAME X Y\n1 0 1 2\n3 0 -3 4\n")
+        );
+
+        // Dropped unfinished: nothing left behind, the final name untouched.
+        let path = dir.path().join("dropped.sqlite");
+        drop(TrajectoryRecorder::new(&path, 60.0, &level).expect("start"));
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+    }
+}
