@@ -56,6 +56,13 @@ pub enum Command {
     /// cost) and evacuation.png (flow per exit). The last line of stdout is the summary; exit
     /// status 1 when someone never got out, 2 for a bad value or level file.
     Evacuate(crate::evacuate::EvacuateArgs),
+    /// Run a level's crowd headless for --seconds at 60 Hz and write the trajectories (every
+    /// --every-th step, people who left the level omitted) as FILE.sqlite (JuPedSim's format,
+    /// version 2, with the walkable area) or FILE.txt (PedPy's text format), for PedPy and
+    /// JuPedSim tools. The last line of stdout is the summary; exit status 2 for a bad value or
+    /// level file, 1 when the file cannot be written.
+    #[cfg(not(target_arch = "wasm32"))]
+    Record(crate::record::RecordArgs),
 }
 
 #[derive(Debug, Clone, Args)]

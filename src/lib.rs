@@ -29,6 +29,9 @@ pub mod level_edit;
 pub mod level_routes;
 pub mod measure;
 pub mod perf;
+// SQLite (rusqlite) is a desktop-only dependency.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod record;
 pub mod render;
 pub mod scenery;
 pub mod settings;

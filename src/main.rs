@@ -50,6 +50,7 @@ fn main() -> ExitCode {
         Some(Command::Validate(args)) => validate(&args),
         Some(Command::Check(args)) => check(&args),
         Some(Command::Evacuate(args)) => evacuate(&args),
+        Some(Command::Record(args)) => record(&args),
         None => play(cli.play),
     }
 }
@@ -107,6 +108,19 @@ fn evacuate(args: &throng::evacuate::EvacuateArgs) -> ExitCode {
         }
         Err(e) => {
             print_error(&format!("throng evacuate: {}", e.message()));
+            ExitCode::from(e.exit_status())
+        }
+    }
+}
+
+/// `throng record`: progress on stderr, the summary line on stdout; exit status 2 when a file
+/// or value is refused, 1 when the recording cannot be written.
+#[cfg(not(target_arch = "wasm32"))]
+fn record(args: &throng::record::RecordArgs) -> ExitCode {
+    match throng::record::run_record(args, &mut |l| print_error(&format!("throng record: {l}"))) {
+        Ok(done) => print_output("record", &done.summary),
+        Err(e) => {
+            print_error(&format!("throng record: {}", e.message()));
             ExitCode::from(e.exit_status())
         }
     }

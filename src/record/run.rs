@@ -1,0 +1,113 @@
+//! `throng record`: the level loaded as the game loads it and every value checked before any
+//! work, the crowd spawned and stepped at `STEP_HZ`, every K-th step written (frame 0 is the
+//! crowd as spawned), the file renamed into place at the end.
+
+use std::path::Path;
+
+use super::args::RecordArgs;
+use super::recorder::{Recorded, TrajectoryRecorder};
+use crate::clock::Instant;
+use crate::crowd::{Crowd, StepInputs};
+use crate::evacuate::Failure;
+use crate::level::{find_asset_root, load_level, Level};
+use crate::shown::shown;
+
+/// Crowd steps per simulated second: frames are 1 / 60 s apart with `--every 1`.
+pub const STEP_HZ: u32 = 60;
+
+/// A finished recording: the summary line for stdout and what was measured.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordDone {
+    pub summary: String,
+    pub recorded: Recorded,
+    /// Wall-clock milliseconds per crowd step, and per written frame (the write alone).
+    pub step_ms: f64,
+    pub write_ms: f64,
+}
+
+fn load(path: &Path) -> Result<Level, Failure> {
+    load_level(path, &find_asset_root(path)).map_err(|e| Failure::Refused(e.to_string()))
+}
+
+/// The summary line: `recorded P people over F frames (S s at FPS fps) to FILE (B bytes)`.
+pub fn summary(r: &Recorded, seconds: f64) -> String {
+    format!(
+        "recorded {} people over {} frames ({} s at {} fps) to {} ({} bytes)",
+        r.people,
+        r.frames,
+        seconds,
+        r.fps,
+        shown(&r.path.display().to_string()),
+        r.bytes
+    )
+}
+
+/// `throng record`: `progress` gets the lines for stderr.
+pub fn run_record(
+    args: &RecordArgs,
+    progress: &mut dyn FnMut(&str),
+) -> Result<RecordDone, Failure> {
+    let level = load(&args.level)?;
+    if let Some(people) = args.people {
+        let most = crate::level::validate::max_people(&level);
+        if people > most {
+            return Err(Failure::Refused(format!(
+                "--people {people}: `{}` holds at most {most} people ({} per m² of free ground)",
+                crate::shown::one_line(&level.name),
+                crate::level::validate::MAX_DENSITY
+            )));
+        }
+    }
+    if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if !dir.is_dir() {
+            return Err(Failure::Refused(format!(
+                "--out {}: the folder {} does not exist",
+                shown(&args.out.display().to_string()),
+                shown(&dir.display().to_string())
+            )));
+        }
+    }
+    let people = args.people.unwrap_or(level.crowd.count) as usize;
+    let seed = args.seed.unwrap_or(level.crowd.seed);
+    let every = args.every.max(1) as u64;
+    let fps = STEP_HZ as f64 / every as f64;
+    let steps = (args.seconds as f64 * STEP_HZ as f64).round().max(1.0) as u64;
+    let seconds = steps as f64 / STEP_HZ as f64;
+    progress(&format!(
+        "{}: {people} people, {seconds} s at {STEP_HZ} Hz, every {every} step(s) written",
+        shown(&args.level.display().to_string())
+    ));
+    let mut crowd = Crowd::from_level(&level, people, seed);
+    crowd.set_threads(args.threads);
+    let mut rec = TrajectoryRecorder::new(&args.out, fps, &level).map_err(Failure::Writing)?;
+    let dt = 1.0 / STEP_HZ as f32;
+    let (mut step_ms, mut write_ms) = (0.0f64, 0.0f64);
+    let started = Instant::now();
+    rec.record_crowd(0, &crowd).map_err(Failure::Writing)?;
+    write_ms += started.elapsed().as_secs_f64() * 1000.0;
+    for s in 1..=steps {
+        let started = Instant::now();
+        crowd.step(dt, &StepInputs::default());
+        step_ms += started.elapsed().as_secs_f64() * 1000.0;
+        if s % every == 0 {
+            let started = Instant::now();
+            rec.record_crowd(s / every, &crowd)
+                .map_err(Failure::Writing)?;
+            write_ms += started.elapsed().as_secs_f64() * 1000.0;
+        }
+    }
+    let started = Instant::now();
+    let recorded = rec.finish().map_err(Failure::Writing)?;
+    write_ms += started.elapsed().as_secs_f64() * 1000.0;
+    let step_ms = step_ms / steps as f64;
+    let write_ms = write_ms / recorded.frames.max(1) as f64;
+    progress(&format!(
+        "{step_ms:.3} ms per crowd step, {write_ms:.3} ms per written frame"
+    ));
+    Ok(RecordDone {
+        summary: summary(&recorded, seconds),
+        recorded,
+        step_ms,
+        write_ms,
+    })
+}
