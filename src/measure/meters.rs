@@ -163,10 +163,7 @@ impl Meters {
                 line.count_crossings(time, &self.last, &here);
             }
         }
-        self.last = here
-            .iter()
-            .map(|p| p.unwrap_or(Vec2::NAN))
-            .collect();
+        self.last = here.iter().map(|p| p.unwrap_or(Vec2::NAN)).collect();
         for area in &mut self.areas {
             let reading = area.read(&here, vel, self.walkable.as_deref());
             area.samples.push_back((time, reading));
@@ -226,12 +223,18 @@ impl Meters {
 
     /// An area's readings, one a second, oldest first (for a sparkline).
     pub fn area_history(&self, index: usize) -> impl Iterator<Item = &AreaReading> {
-        self.areas.get(index).into_iter().flat_map(|a| a.history.iter())
+        self.areas
+            .get(index)
+            .into_iter()
+            .flat_map(|a| a.history.iter())
     }
 
     /// A line's readings, one a second, oldest first.
     pub fn line_history(&self, index: usize) -> impl Iterator<Item = &LineReading> {
-        self.lines.get(index).into_iter().flat_map(|l| l.history.iter())
+        self.lines
+            .get(index)
+            .into_iter()
+            .flat_map(|l| l.history.iter())
     }
 }
 
@@ -390,7 +393,11 @@ mod tests {
         let (_, r) = meters.area_readings()[0];
         assert_eq!(r.count, 64.0);
         assert!((r.classic_density - 4.0).abs() < 1e-5);
-        assert!((r.voronoi_density - 4.0).abs() < 1e-3, "{}", r.voronoi_density);
+        assert!(
+            (r.voronoi_density - 4.0).abs() < 1e-3,
+            "{}",
+            r.voronoi_density
+        );
         assert!((r.mean_speed - 1.0).abs() < 1e-5);
     }
 

@@ -124,7 +124,11 @@ mod tests {
         let middle = sites.len() / 2;
         sites.swap(0, middle);
         let cell = &cells(&sites, 1, None)[0];
-        assert!((polygon_area(cell) - 0.64).abs() < 1e-4, "{}", polygon_area(cell));
+        assert!(
+            (polygon_area(cell) - 0.64).abs() < 1e-4,
+            "{}",
+            polygon_area(cell)
+        );
     }
 
     #[test]
