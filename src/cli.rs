@@ -97,6 +97,10 @@ pub struct PlayArgs {
     /// simulated second (people are drawn between steps).
     #[arg(long, value_name = "HZ", value_parser = parse_crowd_hz)]
     pub crowd_hz: Option<u32>,
+    /// Where the game's trajectory recordings go (O, the toolbar's Record button): numbered
+    /// JuPedSim SQLite files named after the level, created with the folder when needed.
+    #[arg(long, value_name = "DIR", default_value = "recordings")]
+    pub record_dir: PathBuf,
     /// Quit after this many frames (at least 1).
     #[arg(long, value_parser = parse_frames, allow_hyphen_values = true)]
     pub frames: Option<u64>,

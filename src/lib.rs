@@ -29,6 +29,7 @@ pub mod level_edit;
 pub mod level_routes;
 pub mod measure;
 pub mod perf;
+pub mod polygon;
 // SQLite (rusqlite) is a desktop-only dependency.
 #[cfg(not(target_arch = "wasm32"))]
 pub mod record;

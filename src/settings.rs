@@ -167,6 +167,8 @@ pub enum Panel {
     EditMode,
     /// The build toolbar: placing things on the ground.
     Build,
+    /// The measurement areas' and lines' live readings, and the recording's buttons.
+    Measurements,
 }
 
 /// Which panels and overlays are open.
@@ -203,6 +205,11 @@ pub struct Panels {
     /// level file.
     #[arg(long = "build")]
     pub build: bool,
+    /// Open the measurements panel (M) at start: each measurement area's density (classic and
+    /// Voronoi) and mean speed, each line's flow both ways, over the last 10 s with a
+    /// two-minute sparkline; buttons to record trajectories.
+    #[arg(long)]
+    pub measurements: bool,
     /// Start with the heat map (F2) showing `density` (people per m²), `speed` (mean m/s) or
     /// `pressure` (where an evacuation crowded people above 4 per m², and for how long).
     #[arg(long = "heat-map", value_name = "VIEW", default_value = "off", value_parser = parse_heat_view)]
@@ -232,6 +239,7 @@ impl Panels {
             Panel::LevelOverlay => &mut self.level_overlay,
             Panel::EditMode => &mut self.edit_mode,
             Panel::Build => &mut self.build,
+            Panel::Measurements => &mut self.measurements,
         }
     }
 }

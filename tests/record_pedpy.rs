@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use glam::Vec2;
-use throng::measure::geometry::{polygon_area, polygon_contains};
+use throng::polygon::{polygon_area, polygon_contains};
 
 const LEVEL: &str = "tests/fixtures/levels/minimal.ron";
 /// The measurement area: a 16 x 12 m rectangle over the spawn zone and the ring path's south.

@@ -112,29 +112,26 @@ impl BuildTool {
             armed: self.alarm_armed,
             sounding,
         };
-        let (clicked, bar) = build_bar::draw_bar(f.screen, self.held, alarm, &f.pointer);
+        let (clicked, bar) = build_bar::draw_bar(
+            f.screen,
+            self.held,
+            alarm,
+            game.recording().is_some(),
+            &f.pointer,
+        );
         covered.push(bar);
-        for key in f.keys.iter().filter(|k| !k.mods.ctrl) {
-            if let Some(k) = super::input_events::DIGIT_KEYS
-                .iter()
-                .position(|c| *c == key.code)
-            {
-                self.take(game, ThingKind::ALL[k]);
-            } else if key.code == KeyCode::R && self.held.is_some() {
-                let step = if key.mods.shift {
-                    -TURN_STEP_DEG
-                } else {
-                    TURN_STEP_DEG
-                };
-                self.heading_deg = (self.heading_deg + step).rem_euclid(360.0);
-            }
-        }
+        self.keys(game, f);
         match clicked {
             Some(BarClick::Thing(kind)) => {
                 self.take(game, kind);
                 return None;
             }
             Some(BarClick::Alarm) => return self.alarm_button(game),
+            Some(BarClick::Record) => {
+                // The game says where the file goes, or why it cannot record.
+                game.toggle_recording(None);
+                return None;
+            }
             None => {}
         }
         let over_bar = bar.contains(f.pointer.pos.x, f.pointer.pos.y);
@@ -250,6 +247,25 @@ impl BuildTool {
         }
         self.alarm_armed = false;
         self.held = Some(kind);
+    }
+
+    /// The toolbar's keys: 1-8 take a thing, R / Shift+R turn the held one.
+    fn keys(&mut self, game: &mut Game, f: &BuildFrame) {
+        for key in f.keys.iter().filter(|k| !k.mods.ctrl) {
+            if let Some(k) = super::input_events::DIGIT_KEYS
+                .iter()
+                .position(|c| *c == key.code)
+            {
+                self.take(game, ThingKind::ALL[k]);
+            } else if key.code == KeyCode::R && self.held.is_some() {
+                let step = if key.mods.shift {
+                    -TURN_STEP_DEG
+                } else {
+                    TURN_STEP_DEG
+                };
+                self.heading_deg = (self.heading_deg + step).rem_euclid(360.0);
+            }
+        }
     }
 
     /// The alarm button: the all-clear while an alarm sounds; otherwise it arms the next

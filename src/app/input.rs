@@ -39,7 +39,7 @@ pub struct InputReader {
 const DOUBLE_CLICK_SECONDS: f32 = 0.35;
 const DOUBLE_CLICK_PIXELS: f32 = 6.0;
 
-const INTENT_KEYS: [(KeyCode, Intent); 27] = [
+const INTENT_KEYS: [(KeyCode, Intent); 29] = [
     (KeyCode::B, Intent::TogglePanel(Panel::Build)),
     (KeyCode::T, Intent::Game(Action::ToggleControl)),
     (KeyCode::Space, Intent::Game(Action::TogglePause)),
@@ -55,6 +55,8 @@ const INTENT_KEYS: [(KeyCode, Intent); 27] = [
     (KeyCode::Tab, Intent::TogglePanel(Panel::Perf)),
     (KeyCode::X, Intent::Game(Action::Disturb)),
     (KeyCode::K, Intent::Game(Action::ToggleAlarm)),
+    (KeyCode::O, Intent::Game(Action::ToggleRecording(None))),
+    (KeyCode::M, Intent::TogglePanel(Panel::Measurements)),
     (KeyCode::G, Intent::Game(Action::GlideToNextPoi)),
     (KeyCode::F3, Intent::TogglePanel(Panel::AgentOverlay)),
     (KeyCode::F4, Intent::TogglePanel(Panel::CurveEditor)),

@@ -258,6 +258,7 @@ impl LevelTools {
         };
         shown_exit_states(&mut level, game);
         let mut overlay = LevelOverlay::build(&level, game.agents.poi_occupancy());
+        overlay.show_readings(game.meters());
         overlay.merge_close_handles(&view_proj, f.screen);
         let error = game.reload_error();
         let broken = error.and_then(|e| Element::from_field_path(&e.field, &level));

@@ -149,6 +149,7 @@ impl Session {
         };
         let mut game = Game::new(setup.level, options);
         game.set_crowd_tick_hz(args.crowd_hz);
+        set_recording_target(&mut game, &args.record_dir, watcher.path());
         let settings = args.settings.from_flags();
         let renderer = {
             let gl = unsafe { get_internal_gl() };
@@ -615,15 +616,10 @@ impl Session {
         }
         self.hero_view
             .draw_ui(game, &panels, pointer, &mut intents, &mut covered);
-        if let Some(story) = game.selected_person().and_then(|i| game.agents.story(i)) {
-            let i = game.selected_person();
-            let lines = crate::ui::person_card::card_lines(
-                &story,
-                game.followed_person() == i,
-                game.agents.controlled() == i,
-            );
-            covered.push(crate::ui::person_card::draw_card(&lines, ui.size, 10.0));
+        if panels.measurements {
+            intents.extend(draw_measurements(game, ui.size, &pointer, &mut covered));
         }
+        covered.extend(draw_person_card(game, ui.size));
         let alerts = hud::draw_alerts(game, &hud_info);
         // Last, so no panel hides the tooltip.
         self.tools.draw_tooltip(ui.size);
@@ -805,11 +801,69 @@ async fn play(setup: PlaySetup) -> Result<PlayOutcome, String> {
         }
         next_frame().await;
     }
+    // A recording under way ends with the game, as a whole file.
+    if s.game.stop_recording() {
+        for note in s.game.take_notes() {
+            s.note(note, FEEDBACK_NOTE);
+        }
+    }
     Ok(outcome)
 }
 
 /// A Ctrl+click's ground point (None: the click missed the ground) becomes the hero's look
 /// target; returns what the player is told, including a point out of her reach.
+/// The selected person's story card at the top right, if someone is selected.
+fn draw_person_card(game: &Game, screen: glam::Vec2) -> Option<Rect> {
+    let i = game.selected_person()?;
+    let story = game.agents.story(i)?;
+    let lines = crate::ui::person_card::card_lines(
+        &story,
+        game.followed_person() == Some(i),
+        game.agents.controlled() == Some(i),
+    );
+    Some(crate::ui::person_card::draw_card(&lines, screen, 10.0))
+}
+
+/// The measurements panel above whatever already holds the lower right corner (the heat
+/// map's legend, the build toolbar); the action its buttons asked for.
+fn draw_measurements(
+    game: &Game,
+    screen: glam::Vec2,
+    pointer: &Pointer,
+    covered: &mut Vec<Rect>,
+) -> Option<Intent> {
+    let left = screen.x - crate::ui::measure_panel::WIDTH - 10.0;
+    let bottom = covered
+        .iter()
+        .filter(|r| r.x + r.w > left && r.y > screen.y * 0.5)
+        .map(|r| r.y - 6.0)
+        .fold(screen.y - 34.0, f32::min);
+    let drawn = crate::ui::measure_panel::draw(
+        game.level(),
+        game.meters(),
+        game.recording(),
+        screen,
+        bottom,
+        pointer,
+    );
+    covered.push(drawn.rect);
+    drawn.action.map(Intent::Game)
+}
+
+/// Recordings of this level go to `dir` (desktop only: SQLite is not in the web build).
+#[cfg(not(target_arch = "wasm32"))]
+fn set_recording_target(game: &mut Game, dir: &std::path::Path, level_file: &std::path::Path) {
+    let (dir, file) = (dir.to_path_buf(), level_file.to_string_lossy().to_string());
+    game.set_sink_factory(Box::new(move |level| {
+        let (recorder, path) = crate::record::game_sink::start_in(&dir, &file, level)?;
+        let sink: Box<dyn crate::game::measuring::TrajectorySink> = Box::new(recorder);
+        Ok((sink, path.display().to_string()))
+    }));
+}
+
+#[cfg(target_arch = "wasm32")]
+fn set_recording_target(_: &mut Game, _: &std::path::Path, _: &std::path::Path) {}
+
 fn look_at_click(game: &mut Game, point: Option<glam::Vec3>) -> String {
     use crate::hero::commands::HeroCommand;
     use crate::hero::look_at::LookTarget;

@@ -1,6 +1,7 @@
 //! The game state and its fixed-step update: plain data, driven by input, never by the window.
 mod alarm;
 pub mod clock;
+pub mod measuring;
 pub mod sandbox;
 pub mod speed;
 
@@ -50,6 +51,9 @@ pub enum Action {
     ToggleControl,
     /// Raise the alarm at the camera's focus, or give the all-clear while one sounds (K).
     ToggleAlarm,
+    /// Start recording trajectories (of everyone, or of the people inside measurement area
+    /// `k`), or stop the recording under way (O, the toolbar, the measurements panel).
+    ToggleRecording(Option<usize>),
 }
 
 /// What the game animates through the tween scheduler.
@@ -147,6 +151,17 @@ pub struct Game {
     /// the hero.
     selected: Option<usize>,
     followed: Option<usize>,
+    /// The level's measurement areas and lines, read live (`measuring.rs`), and what they were
+    /// built for (rebuilt only when those change).
+    meters: crate::measure::Meters,
+    meters_for: (
+        Vec<crate::level::MeasurementArea>,
+        Vec<crate::level::MeasurementLine>,
+    ),
+    /// A trajectory recording under way.
+    recording: Option<measuring::Recording>,
+    /// Opens a recording's file (the app's; none: this build cannot record).
+    sink_factory: Option<measuring::SinkFactory>,
 }
 
 impl Game {
@@ -195,7 +210,12 @@ impl Game {
             }),
             selected: None,
             followed: None,
+            meters: crate::measure::Meters::new(&[], &[], None),
+            meters_for: Default::default(),
+            recording: None,
+            sink_factory: None,
         };
+        game.refresh_meters(true);
         let o = game.camera.orbit;
         // Registering fresh keys cannot fail; a failure would only mean no glides.
         let _ = game.motion.register(
@@ -378,6 +398,13 @@ impl Game {
         self.appear_until = vec![0.0; self.crowd_count()];
         self.scenery_version += 1;
         self.crowd_steps_since = 0;
+        self.refresh_meters(true);
+        if self.recording.is_some() {
+            // The new crowd's people are not the recorded ones: their ids would mix.
+            self.notes
+                .push("the level restarted its crowd, so the recording stopped".into());
+            self.stop_recording();
+        }
     }
 
     /// How many world steps (at `SIM_RATE`) make one crowd step: 1 at the level's default
@@ -409,6 +436,12 @@ impl Game {
                 self.reload_error = None;
                 self.reload_count += 1;
                 self.set_placed(level.placed);
+            }
+            Ok(level) if measuring::differs_only_in_measurements(&self.level, &level) => {
+                self.reload_error = None;
+                self.reload_count += 1;
+                self.level = level;
+                self.refresh_meters(false);
             }
             Ok(level) => {
                 if let Some(h) = &mut self.hero {
@@ -493,6 +526,7 @@ impl Game {
             }
             Action::ToggleControl => self.toggle_control(),
             Action::ToggleAlarm => self.toggle_alarm(),
+            Action::ToggleRecording(area) => self.toggle_recording(*area),
             Action::ToggleFollow => {
                 self.followed = None;
                 if let Some(h) = &self.hero {
@@ -708,8 +742,11 @@ impl Game {
         if self.crowd_steps_since >= every {
             self.crowd_steps_since = 0;
             self.step_crowd(dt * every as f32, every > 1, view);
+            self.sim_time += dt as f64;
+            self.measure_step();
+        } else {
+            self.sim_time += dt as f64;
         }
-        self.sim_time += dt as f64;
     }
 
     /// One crowd step of `dt`; `blended` keeps the pose before it for `blend_crowd_pose`.

@@ -169,7 +169,7 @@ impl Element {
                 Some(a) => format!(
                     "measurement area ({} corners, {:.1} m²)",
                     a.polygon.len(),
-                    crate::measure::geometry::polygon_area(&a.polygon)
+                    crate::polygon::polygon_area(&a.polygon)
                 ),
                 None => "measurement area".to_string(),
             },
@@ -207,7 +207,7 @@ impl Element {
             Element::Spawn(i) => level.spawn_zones.get(i).map(|z| z.center),
             Element::Exit(i) => level.exits.get(i).map(|e| e.area.center()),
             Element::MeasurementArea(i) => level.measurement_areas.get(i).map(|a| {
-                let (lo, hi) = crate::measure::geometry::polygon_bounds(&a.polygon);
+                let (lo, hi) = crate::polygon::polygon_bounds(&a.polygon);
                 (lo + hi) * 0.5
             }),
             Element::MeasurementLine(i) => {

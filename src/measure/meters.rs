@@ -6,11 +6,11 @@ use std::collections::VecDeque;
 
 use glam::Vec2;
 
-use super::geometry::{
-    clip_by_convex, crossing, polygon_area, polygon_bounds, polygon_contains, signed_area,
-};
 use super::voronoi::{cells, CUT_OFF_RADIUS};
 use crate::level::{Level, MeasurementArea, MeasurementLine};
+use crate::polygon::{
+    clip_by_convex, crossing, polygon_area, polygon_bounds, polygon_contains, signed_area,
+};
 
 /// Seconds between samples.
 pub const SAMPLE_SECONDS: f32 = 0.1;
@@ -63,6 +63,26 @@ struct LineMeter {
     forward_total: u32,
     backward_total: u32,
     history: VecDeque<LineReading>,
+}
+
+impl AreaReading {
+    /// The reading as the measurements panel and the overlay's label write it.
+    pub fn summary(&self) -> String {
+        format!(
+            "{:.2}/m² (Voronoi {:.2}) · {:.2} m/s",
+            self.classic_density, self.voronoi_density, self.mean_speed
+        )
+    }
+}
+
+impl LineReading {
+    /// The reading as the measurements panel and the overlay's label write it.
+    pub fn summary(&self) -> String {
+        format!(
+            "fwd {:.2}/s · back {:.2}/s · {:.2}/m/s",
+            self.forward_flow, self.backward_flow, self.specific_flow
+        )
+    }
 }
 
 /// Every measurement of a level, fed the crowd's positions step by step.

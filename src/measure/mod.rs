@@ -3,7 +3,6 @@
 //! mean speed, and the flow over a line in both directions. Plain data, no window: the game's
 //! panel, `throng record` and `throng validate` read the same meters.
 
-pub mod geometry;
 pub mod meters;
 pub mod voronoi;
 

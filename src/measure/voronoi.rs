@@ -3,7 +3,7 @@
 
 use glam::Vec2;
 
-use super::geometry::{circle_polygon, clip_by_convex, cut_towards};
+use crate::polygon::{circle_polygon, clip_by_convex, cut_towards};
 
 /// Cut-off radius of a cell (m): as in PedPy's examples, a person owns at most a disc of 1 m.
 pub const CUT_OFF_RADIUS: f32 = 1.0;
@@ -108,8 +108,8 @@ impl SiteGrid {
 
 #[cfg(test)]
 mod tests {
-    use super::super::geometry::polygon_area;
     use super::*;
+    use crate::polygon::polygon_area;
 
     #[test]
     fn a_square_lattice_gives_each_person_its_square() {

@@ -10,9 +10,11 @@
 //! | `recorder.rs` | `TrajectoryRecorder`: start, frames, finish; the file appears only at the end |
 //! | `sqlite.rs` | the JuPedSim SQLite writer |
 //! | `text.rs` | the PedPy text writer |
+//! | `game_sink.rs` | the game's recordings: the recorder as a `game::measuring::TrajectorySink`, numbered files in `recordings/` |
 //! | `walkable.rs` | the walkable area as WKT: the level's bounds less the obstacles' footprints |
 
 pub mod args;
+pub mod game_sink;
 pub mod recorder;
 pub mod run;
 pub mod sqlite;

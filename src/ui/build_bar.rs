@@ -18,8 +18,8 @@ const FITS: Color = Color::new(0.3, 1.0, 0.45, 0.95);
 const MISFIT: Color = Color::new(1.0, 0.25, 0.2, 0.95);
 const HOVERED: Color = Color::new(1.0, 0.9, 0.3, 0.95);
 
-/// Buttons on the bar: one per thing, then the alarm.
-const BUTTONS: usize = ThingKind::ALL.len() + 1;
+/// Buttons on the bar: one per thing, then the alarm, then the recording.
+const BUTTONS: usize = ThingKind::ALL.len() + 2;
 const ALARM_FILL: Color = Color::new(0.6, 0.1, 0.08, 0.95);
 
 /// What a click on the toolbar chose.
@@ -28,6 +28,8 @@ pub enum BarClick {
     Thing(ThingKind),
     /// The alarm button: raise the alarm where the next ground click is, or the all-clear.
     Alarm,
+    /// Start recording everyone's trajectories, or stop the recording under way.
+    Record,
 }
 
 /// The alarm button's state: it arms a ground click, or says "All clear" while one sounds.
@@ -66,6 +68,7 @@ pub fn draw_bar(
     screen: Vec2,
     held: Option<ThingKind>,
     alarm: AlarmButton,
+    recording: bool,
     pointer: &Pointer,
 ) -> (Option<BarClick>, Rect) {
     let bar = bar_rect(screen);
@@ -100,6 +103,16 @@ pub fn draw_bar(
     button(&r, fill, "K", label);
     if pointer.left_pressed_in(&r) {
         clicked = Some(BarClick::Alarm);
+    }
+    let r = button_rect(&bar, ThingKind::ALL.len() + 1);
+    let (fill, label) = if recording {
+        (ALARM_FILL, "Stop rec")
+    } else {
+        (idle_fill(&r, pointer), "Record")
+    };
+    button(&r, fill, "O", label);
+    if pointer.left_pressed_in(&r) {
+        clicked = Some(BarClick::Record);
     }
     (clicked, bar)
 }

@@ -43,6 +43,7 @@ pub const HELP: &[&str] = &[
     "F follow the hero (WASD walk, Shift run, drag orbit, wheel zoom)   V wave   F5 animation   F6 expressions",
     "L the hero's look target: auto, camera, waving person, clicked point, off   Ctrl+click the ground: she looks there",
     "F8 level overlay (hover: name, kind, file:line:col)   F2 heat map: density, speed, pressure, off",
+    "M measurements: areas' density and speed, lines' flow, live   O record trajectories (JuPedSim SQLite in recordings/; O again: stop)",
     "F9 edit mode: drag handles, R turn a box, Ctrl+Z/Ctrl+Y undo/redo, Ctrl+S save into the file",
     "B build: 1-8 pick a thing, click the ground to place, R/wheel turn, click a placed thing to move it, right-click/Del remove, Alarm: click where it sounds",
     "Click a person: their story card   F follow them   T take control (WASD, Shift run; T again lets go)",
@@ -211,6 +212,9 @@ pub fn draw(game: &Game, info: &HudInfo) -> (Vec<String>, Vec<Rect>) {
         ),
     ];
     status.extend(info.edit_line.clone());
+    if let Some(r) = game.recording() {
+        status.push(super::measure_panel::recording_text(Some(r)));
+    }
     status.push(
         if info.help {
             "F1 close help"

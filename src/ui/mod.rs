@@ -13,6 +13,7 @@ pub mod hud;
 pub mod layout_log;
 pub mod level_overlay;
 pub mod look_marker;
+pub mod measure_panel;
 pub mod perf_panel;
 pub mod person_card;
 pub mod pointer;

@@ -351,7 +351,7 @@ impl LevelOverlay {
             self.outline(&area.polygon, true, MEASURE_COLOR, e);
             if let Some(middle) = e.anchor(level) {
                 self.handle(middle, e);
-                let size = crate::measure::geometry::polygon_area(&area.polygon);
+                let size = crate::polygon::polygon_area(&area.polygon);
                 let text = format!("area {} · {size:.0} m²", area.name);
                 self.label(middle, text, MEASURE_COLOR, e, 1);
             }
@@ -374,6 +374,23 @@ impl LevelOverlay {
             }
             self.handle(middle, e);
             self.label(middle, format!("line {}", line.name), MEASURE_COLOR, e, 1);
+        }
+    }
+
+    /// Adds the live readings to the measurement areas' and lines' labels (the k-th area's
+    /// reading to the k-th area's label).
+    pub fn show_readings(&mut self, meters: &crate::measure::Meters) {
+        let areas = meters.area_readings();
+        let lines = meters.line_readings();
+        for label in &mut self.labels {
+            let reading = match label.element {
+                Element::MeasurementArea(k) => areas.get(k).map(|(_, r)| r.summary()),
+                Element::MeasurementLine(k) => lines.get(k).map(|(_, r)| r.summary()),
+                _ => None,
+            };
+            if let Some(r) = reading {
+                label.text = format!("{} · {r}", label.text);
+            }
         }
     }
 
@@ -453,7 +470,7 @@ impl LevelOverlay {
 /// simple gets what triangles the clipping finds before it stalls.
 pub fn triangulate(points: &[Vec2]) -> Vec<[Vec2; 3]> {
     let mut left: Vec<Vec2> = points.to_vec();
-    if crate::measure::geometry::signed_area(&left) < 0.0 {
+    if crate::polygon::signed_area(&left) < 0.0 {
         left.reverse();
     }
     let mut out = Vec::new();
@@ -880,7 +897,7 @@ mod tests {
             .filter(|t| t.element == area)
             .map(|t| {
                 let [a, b, c] = t.corners.map(|p| Vec2::new(p.x, p.z));
-                crate::measure::geometry::polygon_area(&[a, b, c])
+                crate::polygon::polygon_area(&[a, b, c])
             })
             .sum();
         assert!((filled - 64.0).abs() < 1e-3, "{filled}");
@@ -923,11 +940,8 @@ mod tests {
         for _ in 0..2 {
             let t = triangulate(&p);
             assert_eq!(t.len(), 3);
-            let sum: f32 = t
-                .iter()
-                .map(|t| crate::measure::geometry::polygon_area(t))
-                .sum();
-            assert!((sum - crate::measure::geometry::polygon_area(&p)).abs() < 1e-4);
+            let sum: f32 = t.iter().map(|t| crate::polygon::polygon_area(t)).sum();
+            assert!((sum - crate::polygon::polygon_area(&p)).abs() < 1e-4);
             p.reverse();
         }
     }

@@ -9,7 +9,7 @@ use glam::Vec2;
 
 use super::{fmt2, Checker};
 use crate::level::schema::*;
-use crate::measure::geometry::polygon_area;
+use crate::polygon::polygon_area;
 
 /// The shortest measurement line (m): shorter, a person's step would jump it.
 pub const MIN_MEASUREMENT_LINE: f32 = 0.2;

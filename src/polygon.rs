@@ -1,5 +1,6 @@
-//! Plane geometry the measurements need: polygon area and containment, clipping by a convex
-//! polygon, and segment crossings. Points are `(x, z)`.
+//! Plane geometry of polygons: area and containment, clipping by a convex polygon, bisector
+//! cuts and segment crossings. Shared by level validation, the level overlay and the
+//! measurements. Points are `(x, z)`.
 
 use glam::Vec2;
 
