@@ -104,8 +104,13 @@ pub struct Handle {
 /// A ground area picked when the pointer's ground point is inside it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Area {
-    Circle { center: Vec2, radius: f32 },
+    Circle {
+        center: Vec2,
+        radius: f32,
+    },
     Quad([Vec2; 4]),
+    /// One triangle of a polygon's fill (a measurement area), of either winding.
+    Triangle([Vec2; 3]),
 }
 
 impl Area {
@@ -116,6 +121,11 @@ impl Area {
                 let (a, b) = (c[i], c[(i + 1) % 4]);
                 (b - a).perp_dot(p - a) >= 0.0
             }),
+            Area::Triangle(t) => {
+                let side = |i: usize| (t[(i + 1) % 3] - t[i]).perp_dot(p - t[i]);
+                let (a, b, c) = (side(0), side(1), side(2));
+                (a >= 0.0 && b >= 0.0 && c >= 0.0) || (a <= 0.0 && b <= 0.0 && c <= 0.0)
+            }
         }
     }
 
@@ -123,6 +133,7 @@ impl Area {
         match *self {
             Area::Circle { radius, .. } => std::f32::consts::PI * radius * radius,
             Area::Quad(c) => (c[1] - c[0]).length() * (c[3] - c[0]).length(),
+            Area::Triangle(t) => 0.5 * (t[1] - t[0]).perp_dot(t[2] - t[0]).abs(),
         }
     }
 }
@@ -342,6 +353,8 @@ impl LevelOverlay {
         for (i, area) in level.measurement_areas.iter().enumerate() {
             let e = Element::MeasurementArea(i);
             for [a, b, c] in triangulate(&area.polygon) {
+                // Picked anywhere inside, as spawn zones are.
+                self.areas.push((e, Area::Triangle([a, b, c])));
                 self.fills.push(OverlayTriangle {
                     corners: [ground(a), ground(b), ground(c)],
                     color: fill,
@@ -461,6 +474,16 @@ impl LevelOverlay {
             if l.element == element {
                 l.color = HIGHLIGHT_COLOR;
                 l.rank = 0;
+            }
+        }
+        for f in &mut self.fills {
+            if f.element == element {
+                f.color = [
+                    HIGHLIGHT_COLOR[0],
+                    HIGHLIGHT_COLOR[1],
+                    HIGHLIGHT_COLOR[2],
+                    f.color[3],
+                ];
             }
         }
     }
@@ -928,6 +951,87 @@ mod tests {
         assert_eq!(
             Element::from_field_path("measurement_lines[0].to", &level),
             Some(line)
+        );
+    }
+
+    #[test]
+    fn a_measurement_area_is_picked_anywhere_inside_and_turns_red_with_an_error() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(root.join("levels/plaza.ron")).expect("the plaza");
+        let level: Level = ron::from_str(&text).expect("parses");
+        let mut o = LevelOverlay::build(&level, &[]);
+        let area = Element::MeasurementArea(0);
+        // Far from its handle (the middle, (0, 74)) and its edges, off screen: the ground
+        // point alone picks it.
+        let off = Vec2::splat(-1e4);
+        for at in [
+            Vec2::new(-3.0, 71.0),
+            Vec2::new(3.0, 77.0),
+            Vec2::new(2.5, 72.0),
+        ] {
+            let picked = pick(
+                &o,
+                &Mat4::IDENTITY,
+                Vec2::new(10.0, 10.0),
+                off,
+                Some(at),
+                false,
+            );
+            assert_eq!(picked, Some(area), "at {at}");
+        }
+        let outside = pick(
+            &o,
+            &Mat4::IDENTITY,
+            Vec2::new(10.0, 10.0),
+            off,
+            Some(Vec2::new(5.0, 74.0)),
+            false,
+        );
+        assert_ne!(outside, Some(area));
+        o.highlight(area);
+        let fills: Vec<&OverlayTriangle> = o.fills.iter().filter(|t| t.element == area).collect();
+        assert!(!fills.is_empty());
+        assert!(fills
+            .iter()
+            .all(|t| t.color[..3] == HIGHLIGHT_COLOR[..3] && t.color[3] == MEASURE_FILL_ALPHA));
+    }
+
+    #[test]
+    fn the_measurements_labels_carry_their_live_readings() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(root.join("levels/plaza.ron")).expect("the plaza");
+        let level: Level = ron::from_str(&text).expect("parses");
+        let mut o = LevelOverlay::build(&level, &[]);
+        let mut meters = crate::measure::Meters::for_level(&level);
+        // Two people standing in the street area, one crossing the north line forwards.
+        let pos = |t: f32| {
+            vec![
+                Vec2::new(0.0, 72.0),
+                Vec2::new(1.0, 75.0),
+                Vec2::new(0.0, -94.0 - t),
+            ]
+        };
+        let vel = vec![Vec2::ZERO, Vec2::ZERO, Vec2::new(0.0, -1.0)];
+        for k in 0..=20 {
+            let p = pos(k as f32 * 0.1);
+            meters.observe(k as f32 * 0.1, &p, &vel, |_| true);
+        }
+        o.show_readings(&meters);
+        let text_of = |e: Element| {
+            o.labels
+                .iter()
+                .find(|l| l.element == e)
+                .map(|l| l.text.clone())
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            text_of(Element::MeasurementArea(0)),
+            "area south_street_area · 64 m² · 0.03/m² (Voronoi 0.03) · 0.00 m/s"
+        );
+        let line = text_of(Element::MeasurementLine(0));
+        assert!(
+            line.starts_with("line north_street_line · fwd 0.50/s · back 0.00/s"),
+            "{line}"
         );
     }
 
