@@ -7,4 +7,4 @@ pub mod geometry;
 pub mod meters;
 pub mod voronoi;
 
-pub use meters::{AreaReading, LineReading, Meters};
+pub use meters::{AreaReading, AreaRun, LineReading, LineRun, Meters};

@@ -7,12 +7,14 @@
 //! |---|---|
 //! | `args.rs` | the options and their parsers |
 //! | `run.rs` | the command: the level loaded, the crowd stepped at 60 Hz, every K-th step written |
+//! | `readings.rs` | `--readings`: Throng's own meters over the run, written as JSON |
 //! | `recorder.rs` | `TrajectoryRecorder`: start, frames, finish; the file appears only at the end |
 //! | `sqlite.rs` | the JuPedSim SQLite writer |
 //! | `text.rs` | the PedPy text writer |
 //! | `walkable.rs` | the walkable area as WKT: the level's bounds less the obstacles' footprints |
 
 pub mod args;
+pub mod readings;
 pub mod recorder;
 pub mod run;
 pub mod sqlite;
