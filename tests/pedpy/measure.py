@@ -1,6 +1,6 @@
 """PedPy's classic measurements of a Throng recording at one area and one line, as one JSON line.
 
-Usage: measure.py FILE.sqlite|FILE.txt 'X1,Y1 X2,Y2 ...' 'FX,FY TX,TY'
+Usage: measure.py FILE.sqlite|FILE.txt 'X1,Y1 X2,Y2 ...' 'FX,FY TX,TY' [--no-speed]
 
 The polygon is the measurement area, the two points the measurement line from F to T (metres,
 the file's x and y, which are Throng's x and z). Forward over the line is (T - F) turned 90
@@ -17,7 +17,10 @@ degrees counter-clockwise, as in Throng's levels. Prints, with PedPy 1.5:
 - flow: (forward + backward) / seconds; flow_between_crossings: (crossings - 1) over the time
   from the first crossing frame to the last;
 - n_t_people, n_t_flow: compute_n_t's final count (people who crossed at least once, either way)
-  and that count over seconds.
+  and that count over seconds;
+- load_seconds, total_seconds: wall time to load the file, and for everything.
+
+--no-speed leaves the speed out (null): on millions of rows it is the slowest and largest step.
 
 Used by tests/record_pedpy.rs and the README's 10-minute plaza check.
 """
@@ -41,22 +44,24 @@ def load(path: pathlib.Path) -> pedpy.TrajectoryData:
     return pedpy.load_trajectory_from_txt(trajectory_file=path)
 
 
-def area_readings(traj: pedpy.TrajectoryData, area: pedpy.MeasurementArea) -> dict:
+def area_readings(
+    traj: pedpy.TrajectoryData, area: pedpy.MeasurementArea, with_speed: bool
+) -> dict:
     density = pedpy.compute_classic_density(traj_data=traj, measurement_area=area)
+    if not with_speed:
+        return {"mean_classic_density": float(density.density.mean()), "mean_speed": None}
     speed = pedpy.compute_individual_speed(
         traj_data=traj,
         frame_step=1,
         speed_calculation=pedpy.SpeedCalculation.BORDER_SINGLE_SIDED,
     )
-    mean_speed = pedpy.compute_mean_speed_per_frame(
+    per_frame = pedpy.compute_mean_speed_per_frame(
         traj_data=traj, individual_speed=speed, measurement_area=area
     )
-    both = density.merge(mean_speed, on="frame")
+    both = density.merge(per_frame, on="frame")
     people = both.density * area.area
-    return {
-        "mean_classic_density": float(density.density.mean()),
-        "mean_speed": float((both.speed * people).sum() / people.sum()) if people.sum() > 0 else 0.0,
-    }
+    mean_speed = float((both.speed * people).sum() / people.sum()) if people.sum() > 0 else 0.0
+    return {"mean_classic_density": float(density.density.mean()), "mean_speed": mean_speed}
 
 
 def line_readings(traj: pedpy.TrajectoryData, ends: list, seconds: float) -> dict:
@@ -99,7 +104,8 @@ def main() -> None:
         "seconds": float(seconds),
         "load_seconds": load_seconds,
     }
-    result.update(area_readings(traj, pedpy.MeasurementArea(points(sys.argv[2]))))
+    area = pedpy.MeasurementArea(points(sys.argv[2]))
+    result.update(area_readings(traj, area, "--no-speed" not in sys.argv[4:]))
     result.update(line_readings(traj, points(sys.argv[3]), seconds))
     result["total_seconds"] = time.monotonic() - started
     print(json.dumps(result))
