@@ -59,8 +59,9 @@ pub enum Command {
     /// Run a level's crowd headless for --seconds at 60 Hz and write the trajectories (every
     /// --every-th step, people who left the level omitted) as FILE.sqlite (JuPedSim's format,
     /// version 2, with the walkable area) or FILE.txt (PedPy's text format), for PedPy and
-    /// JuPedSim tools. The last line of stdout is the summary; exit status 2 for a bad value or
-    /// level file, 1 when the file cannot be written.
+    /// JuPedSim tools; the level's timed alarms sound at their times, and --readings writes
+    /// Throng's own measurements of the run. The last line of stdout is the summary; exit
+    /// status 2 for a bad value or level file, 1 when a file cannot be written.
     #[cfg(not(target_arch = "wasm32"))]
     Record(crate::record::RecordArgs),
 }

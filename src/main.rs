@@ -13,6 +13,8 @@ use throng::bench::args::BenchArgs;
 use throng::bench::baseline::{baseline_table, read_baseline, CsvKind};
 use throng::bench::meta::MetaSource;
 use throng::bench::plot::{PlotText, Timed};
+#[cfg(not(target_arch = "wasm32"))]
+use throng::bench::recording::{recording_csv, recording_table, run_recording};
 use throng::bench::report::{sim_csv, sim_rows_for_plot, sim_table, table, to_csv, BenchRow};
 use throng::bench::{run_headless, write_outputs, Machine, OutputExtras};
 use throng::cli::{check_crowd_fits, check_play_outputs, find_asset_root, Cli, Command, PlayArgs};
@@ -206,7 +208,7 @@ fn bench(args: BenchArgs) -> ExitCode {
     let started = (SystemTime::now(), Instant::now());
     let machine = Machine::here();
     let measured = if args.headless {
-        Ok(measure_headless(&args, &level))
+        measure_headless(&args, &level)
     } else {
         measure_gl(&args, &level)
     };
@@ -249,6 +251,7 @@ fn bench(args: BenchArgs) -> ExitCode {
         },
         baseline: &baseline,
         meta: &json,
+        more: measured.more.clone(),
     };
     match write_outputs(&args, &measured.csv, &measured.rows, &extras) {
         Ok(paths) => {
@@ -269,23 +272,53 @@ fn bench(args: BenchArgs) -> ExitCode {
     }
 }
 
-/// A finished benchmark: its CSV, its table and the rows the plot draws.
+/// A finished benchmark: its CSV, its table, the rows the plot draws and any more files.
 struct Measured {
     csv: String,
     table: String,
     rows: Vec<BenchRow>,
     estimated_ms: f64,
+    more: MoreFiles,
 }
 
-fn measure_headless(args: &BenchArgs, level: &Level) -> (Measured, Option<String>) {
+/// Files written with the bench's set, by name in its folder.
+type MoreFiles = Vec<(&'static str, Vec<u8>)>;
+
+/// The headless runs, then with `--recording` what recording costs (not in the estimate).
+fn measure_headless(args: &BenchArgs, level: &Level) -> Result<(Measured, Option<String>), String> {
     let run = run_headless(args, level);
+    let (recording, more) = recording_outputs(args, level)?;
     let measured = Measured {
         csv: sim_csv(&run.rows),
-        table: sim_table(&run.rows),
+        table: sim_table(&run.rows) + &recording,
         rows: sim_rows_for_plot(&run.rows),
         estimated_ms: run.estimated_ms,
+        more,
     };
-    (measured, None)
+    Ok((measured, None))
+}
+
+/// `--recording`: its table and recording.csv; nothing without it.
+#[cfg(not(target_arch = "wasm32"))]
+fn recording_outputs(args: &BenchArgs, level: &Level) -> Result<(String, MoreFiles), String> {
+    if !args.recording {
+        return Ok((String::new(), Vec::new()));
+    }
+    let rows = run_recording(args, level).map_err(|e| format!("--recording: {e}"))?;
+    let table = format!(
+        "\nrecording, every step written (throng record --every 1):\n{}",
+        recording_table(&rows)
+    );
+    Ok((
+        table,
+        vec![("recording.csv", recording_csv(&rows).into_bytes())],
+    ))
+}
+
+/// The web build has no `throng record` (no files to write).
+#[cfg(target_arch = "wasm32")]
+fn recording_outputs(_args: &BenchArgs, _level: &Level) -> Result<(String, MoreFiles), String> {
+    Ok((String::new(), Vec::new()))
 }
 
 /// Runs the GL benchmark in a window; also returns the GL renderer's name.
@@ -310,6 +343,7 @@ fn measure_gl(args: &BenchArgs, level: &Level) -> Result<(Measured, Option<Strin
         table: table(&run.rows),
         rows: run.rows,
         estimated_ms: run.estimated_ms,
+        more: Vec::new(),
     };
     Ok((measured, Some(run.gl_renderer)))
 }

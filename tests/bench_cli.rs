@@ -30,6 +30,10 @@ fn bad_values_are_refused_before_any_work() {
             "unknown mode `turbo`; allowed: pipeline, impostor, instanced, naive",
         ),
         (vec!["bench", "--frames", "0"], "--frames"),
+        (
+            vec!["bench", "--recording"],
+            "--recording measures `throng record` without a window; add --headless",
+        ),
     ] {
         let out = throng(&args);
         let err = String::from_utf8_lossy(&out.stderr);
@@ -504,4 +508,45 @@ fn rows_start_with(csv: &str, prefixes: &[&str]) {
     for (line, prefix) in lines[1..].iter().zip(prefixes) {
         assert!(line.starts_with(prefix), "{line}");
     }
+}
+
+#[test]
+fn headless_recording_measures_both_formats_per_size_and_leaves_no_recording() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = headless_run(dir.path(), "20,100", &["--recording"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = std::fs::read_to_string(dir.path().join("recording.csv")).expect("recording.csv");
+    assert_eq!(
+        csv.lines().next(),
+        Some(throng::bench::recording::RECORDING_CSV_HEADER)
+    );
+    rows_start_with(
+        &csv,
+        &["sqlite,20,3,", "txt,20,3,", "sqlite,100,3,", "txt,100,3,"],
+    );
+    // Text rows are `id frame x y`: at least 8 bytes a person a frame, SQLite's more.
+    for line in csv.lines().skip(1) {
+        let cells: Vec<&str> = line.split(',').collect();
+        let (agents, per_frame): (f64, f64) = (
+            cells[1].parse().expect("agents"),
+            cells[10].parse().expect("bytes_per_frame"),
+        );
+        assert!(per_frame >= 8.0 * agents, "{line}");
+    }
+    assert!(stdout.contains("recording, every step written"), "{stdout}");
+    assert!(stdout.contains("wrote "), "{stdout}");
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .expect("ls")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().to_string())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["bench.csv", "bench.json", "bench.png", "recording.csv"]
+    );
 }

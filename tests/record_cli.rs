@@ -224,7 +224,8 @@ fn text_has_pedpys_header_and_a_row_per_person_per_frame() {
 fn bad_values_are_refused_with_status_2_and_no_file() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = s(&dir.path().join("x.sqlite"));
-    let cases: [(Vec<&str>, &str); 5] = [
+    let no_folder = s(&dir.path().join("no/such/r.json"));
+    let cases: [(Vec<&str>, &str); 7] = [
         (
             vec![
                 "record",
@@ -270,6 +271,32 @@ fn bad_values_are_refused_with_status_2_and_no_file() {
             ],
             "--people 999999: `Minimal` holds at most",
         ),
+        (
+            vec![
+                "record",
+                LEVEL,
+                "--seconds",
+                "1",
+                "--out",
+                &out,
+                "--readings",
+                "r.csv",
+            ],
+            "`r.csv` is not a readings file name; allowed: a name ending in .json",
+        ),
+        (
+            vec![
+                "record",
+                LEVEL,
+                "--seconds",
+                "1",
+                "--out",
+                &out,
+                "--readings",
+                &no_folder,
+            ],
+            "--readings",
+        ),
     ];
     for (args, message) in cases {
         let run = throng(&args);
@@ -278,4 +305,40 @@ fn bad_values_are_refused_with_status_2_and_no_file() {
         assert!(run.stdout.is_empty(), "{args:?}: {}", run.stdout);
     }
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+/// `--readings` on a level without measurements: the file is written, with empty lists, and
+/// stderr says why they are empty.
+#[test]
+fn readings_of_a_level_without_measurements_list_none() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("walk.txt");
+    let readings = dir.path().join("walk.json");
+    let run = throng(&[
+        "record",
+        LEVEL,
+        "--seconds",
+        "1",
+        "--people",
+        "10",
+        "--out",
+        &s(&out),
+        "--readings",
+        &s(&readings),
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains("the level has no measurement areas or lines: the readings list none"),
+        "{}",
+        run.stderr
+    );
+    let text = std::fs::read_to_string(&readings).expect("readings written");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(v["areas"], serde_json::json!([]));
+    assert_eq!(v["lines"], serde_json::json!([]));
+    assert_eq!(v["people"], 10);
+    assert_eq!(v["measured_seconds"], 1.0);
 }

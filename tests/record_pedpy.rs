@@ -1,10 +1,16 @@
-//! PedPy round trip: a recording in both formats read back by PedPy 1.5
-//! (`tests/pedpy/read_trajectory.py`), which must see the people, frames and frame rate Throng
-//! wrote, and a mean classic density over a measurement area equal to the one counted here from
-//! the written positions (`measure::geometry`), within 1e-6 relative.
+//! PedPy round trips.
+//!
+//! 1. A recording in both formats read back by PedPy 1.5 (`tests/pedpy/read_trajectory.py`),
+//!    which must see the people, frames and frame rate Throng wrote, and a mean classic density
+//!    over a measurement area equal to the one counted here from the written positions
+//!    (`polygon`), within 1e-6 relative.
+//! 2. A recorded bottleneck (`tests/fixtures/levels/bottleneck_line.ron`) measured by PedPy
+//!    (`tests/pedpy/measure.py`: classic density, speed, crossings each way and flow) and by
+//!    Throng itself while it ran (`throng record --readings`); they must agree within the
+//!    tolerances given at `pedpy_measures_the_bottleneck_as_throng_reads_it`.
 //!
 //! Python comes from `THRONG_PEDPY_PYTHON`, else `python3` if it can `import pedpy`. Without
-//! PedPy the test prints a loud skip line and passes, unless `CI` is set: then it fails.
+//! PedPy the tests print a loud skip line and pass, unless `CI` is set: then they fail.
 
 mod support;
 
@@ -28,6 +34,21 @@ fn python() -> Option<String> {
         .map(|o| o.status.success())
         .unwrap_or(false);
     ok.then(|| "python3".to_string())
+}
+
+/// PedPy's Python, or None after a loud skip line; under CI a missing PedPy fails the test.
+fn pedpy_python() -> Option<String> {
+    let python = python();
+    if python.is_none() {
+        if std::env::var_os("CI").is_some() {
+            panic!(
+                "PedPy not installed (set THRONG_PEDPY_PYTHON or pip install pedpy), and CI is set"
+            );
+        }
+        eprintln!("!!!!! PedPy not installed: skipped !!!!!");
+        println!("!!!!! PedPy not installed: skipped !!!!!");
+    }
+    python
 }
 
 fn record(out: &Path, every: &str) {
@@ -82,16 +103,33 @@ fn counted(db: &Path) -> (usize, usize, f64) {
 }
 
 fn pedpy(python: &str, file: &Path) -> serde_json::Value {
-    let script = support::project_root().join("tests/pedpy/read_trajectory.py");
-    let area = AREA
+    let area: Vec<Vec2> = AREA.iter().map(|&(x, y)| Vec2::new(x, y)).collect();
+    run_script(
+        python,
+        "read_trajectory.py",
+        &[file_arg(file), points_arg(&area)],
+    )
+}
+
+fn file_arg(file: &Path) -> String {
+    file.to_string_lossy().to_string()
+}
+
+/// `x,y x,y ...`, as the scripts read points.
+fn points_arg(points: &[Vec2]) -> String {
+    points
         .iter()
-        .map(|(x, y)| format!("{x},{y}"))
+        .map(|p| format!("{},{}", p.x, p.y))
         .collect::<Vec<_>>()
-        .join(" ");
+        .join(" ")
+}
+
+/// Runs `tests/pedpy/SCRIPT` and reads the JSON object on its last line.
+fn run_script(python: &str, script: &str, args: &[String]) -> serde_json::Value {
+    let script = support::project_root().join("tests/pedpy").join(script);
     let out = Command::new(python)
         .arg(&script)
-        .arg(file)
-        .arg(area)
+        .args(args)
         .output()
         .unwrap_or_else(|e| panic!("{python}: {e}"));
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -111,14 +149,7 @@ fn close(a: f64, b: f64) -> bool {
 
 #[test]
 fn pedpy_reads_both_formats_as_throng_wrote_them() {
-    let Some(python) = python() else {
-        if std::env::var_os("CI").is_some() {
-            panic!(
-                "PedPy not installed (set THRONG_PEDPY_PYTHON or pip install pedpy), and CI is set"
-            );
-        }
-        eprintln!("!!!!! PedPy not installed: skipped !!!!!");
-        println!("!!!!! PedPy not installed: skipped !!!!!");
+    let Some(python) = pedpy_python() else {
         return;
     };
     let dir = tempfile::tempdir().expect("temp dir");
@@ -150,4 +181,154 @@ fn pedpy_reads_both_formats_as_throng_wrote_them() {
         (walkable - expected).abs() < 1e-3,
         "{walkable} against {expected}"
     );
+}
+
+const BOTTLENECK: &str = "tests/fixtures/levels/bottleneck_line.ron";
+/// Simulated seconds of the bottleneck: the first person reaches the door after about 1.5 s,
+/// then about 2.4 people a second pass it, so some 140 crossings, and the queue stays.
+const BOTTLENECK_SECONDS: &str = "60";
+
+/// Records the bottleneck (the level's 250 people, its seed) at 10 fps, with the readings.
+fn record_bottleneck(out: &Path, readings: &Path) -> serde_json::Value {
+    let run = Command::new(env!("CARGO_BIN_EXE_throng"))
+        .args(["record", BOTTLENECK, "--seconds", BOTTLENECK_SECONDS])
+        // Every 6th step of 60 Hz: the frames are exactly the meters' samples (every 0.1 s).
+        .args(["--every", "6", "--threads", "2"])
+        .arg("--out")
+        .arg(out)
+        .arg("--readings")
+        .arg(readings)
+        .current_dir(support::project_root())
+        .env_remove("DISPLAY")
+        .output()
+        .expect("throng runs");
+    assert!(
+        run.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&run.stdout),
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let text = std::fs::read_to_string(readings).expect("the readings file");
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", readings.display()))
+}
+
+fn number(v: &serde_json::Value, key: &str) -> f64 {
+    v[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no number `{key}` in {v}"))
+}
+
+fn relative(a: f64, b: f64) -> f64 {
+    (a - b).abs() / b.abs().max(1e-12)
+}
+
+/// The bottleneck measured twice: by PedPy from each file, and by Throng's meters while it ran.
+/// Both see the same instants (frames and samples every 0.1 s), so the tolerances are only
+/// for what each measure does differently; each is far tighter than the error it guards against:
+///
+/// - crossings each way: equal within 1. PedPy's crossing test leaves out each person's last
+///   frame (its adaptive window is empty there), so a step over the line into the recording's
+///   last frame is Throng's alone; and a step ending exactly on the line counts for Throng (at
+///   the step) and for PedPy one frame later. A crossing counted the wrong way round misses by
+///   all ~140.
+/// - flow over the run (crossings per second): within 1 crossing over the run's 60 s
+///   (0.017 /s, 0.7 %). A flow per metre of line would be 2.4 times smaller (the line is
+///   2.4 m long), one over the whole run's time not the measured one off by a sample.
+/// - flow between the first and the last crossing: within 2 % (one crossing and the frame or
+///   two it moves the last crossing by).
+/// - mean classic density: within 0.1 %. The same people at the same instants in the same
+///   6 m² polygon; only a person on the polygon's edge (f32 against f64, even-odd against
+///   shapely's `contains`) can go either way, 0.01 % each. Another area or a density per
+///   frame of the 60 fps steps would be off by far more.
+/// - mean speed: within 5 %. Throng's is each person's move over the 1/60 s step just
+///   simulated, PedPy's a central difference over ±0.1 s (frame_step 1 at 10 fps) of the
+///   written positions: jostling in the queue that a longer window averages away reads as
+///   speed over one step. They differ by about 1.6 %. `Crowd::vel` (steering's velocity
+///   before the non-overlap pass) reads 39 % high here, and fails.
+#[test]
+fn pedpy_measures_the_bottleneck_as_throng_reads_it() {
+    let Some(python) = pedpy_python() else {
+        return;
+    };
+    let root = support::project_root();
+    let level_path = root.join(BOTTLENECK);
+    let level =
+        throng::level::load_level(&level_path, &throng::level::find_asset_root(&level_path))
+            .expect("the bottleneck level");
+    let area = &level.measurement_areas[0];
+    let line = &level.measurement_lines[0];
+    let dir = tempfile::tempdir().expect("temp dir");
+    for name in ["bottleneck.sqlite", "bottleneck.txt"] {
+        let file = dir.path().join(name);
+        let readings = record_bottleneck(&file, &dir.path().join(format!("{name}.json")));
+        let ours_area = &readings["areas"][0];
+        let ours_line = &readings["lines"][0];
+        assert_eq!(ours_area["name"], "before_door");
+        assert_eq!(ours_line["name"], "door_line");
+        let theirs = run_script(
+            &python,
+            "measure.py",
+            &[
+                file_arg(&file),
+                points_arg(&area.polygon),
+                points_arg(&[line.from, line.to]),
+            ],
+        );
+        let got = format!("{name}: Throng {readings}\nPedPy {theirs}");
+        // The same instants: 601 frames, 601 samples, 60 s.
+        assert_eq!(theirs["frames"].as_u64(), Some(601), "{got}");
+        assert_eq!(ours_area["samples"].as_u64(), Some(601), "{got}");
+        assert_eq!(number(&readings, "measured_seconds"), 60.0, "{got}");
+        assert_eq!(number(&theirs, "seconds"), 60.0, "{got}");
+
+        let (fwd, back) = (
+            number(ours_line, "forward_total"),
+            number(ours_line, "backward_total"),
+        );
+        assert!(fwd >= 100.0, "a steady flow through the door: {got}");
+        assert!(
+            (fwd - number(&theirs, "forward")).abs() <= 1.0,
+            "forward: {got}"
+        );
+        assert!(
+            (back - number(&theirs, "backward")).abs() <= 1.0,
+            "backward: {got}"
+        );
+        // Nobody turns back, so PedPy's N(t) (each person's first crossing) is the net count.
+        assert!(
+            (fwd - back - number(&theirs, "n_t_people")).abs() <= 1.0,
+            "N(t): {got}"
+        );
+        let flow = number(ours_line, "flow");
+        assert!(
+            (flow - number(&theirs, "flow")).abs() <= 1.0 / 60.0 + 1e-9,
+            "flow: {got}"
+        );
+        assert!(
+            (flow - number(&theirs, "n_t_flow")).abs() <= 1.0 / 60.0 + 1e-9,
+            "N/T: {got}"
+        );
+        let between = number(ours_line, "flow_between_crossings");
+        assert!(
+            relative(between, number(&theirs, "flow_between_crossings")) <= 0.02,
+            "flow between crossings: {got}"
+        );
+        assert!(
+            relative(number(ours_line, "specific_flow") * 2.4, flow) < 1e-5,
+            "per metre of the 2.4 m line: {got}"
+        );
+        let density = number(ours_area, "mean_classic_density");
+        assert!(density > 1.0, "a queue in front of the door: {got}");
+        assert!(
+            relative(density, number(&theirs, "mean_classic_density")) <= 0.001,
+            "density: {got}"
+        );
+        assert!(
+            relative(
+                number(ours_area, "mean_speed"),
+                number(&theirs, "mean_speed")
+            ) <= 0.05,
+            "speed: {got}"
+        );
+    }
 }

@@ -75,7 +75,8 @@ impl LevelTools {
             self.heat = HeatMap::new(&game.level().bounds);
         }
         if view != HeatView::Off {
-            self.heat.sample(&game.agents.pos, &game.agents.vel, dt);
+            self.heat
+                .sample(&game.agents.pos, game.step_velocities(), dt);
         }
     }
 

@@ -7,6 +7,8 @@ pub mod estimate;
 pub mod headless;
 pub mod meta;
 pub mod plot;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod recording;
 pub mod report;
 
 use crate::clock::Instant;
@@ -232,6 +234,8 @@ pub struct OutputExtras<'a> {
     pub baseline: &'a [BaselineRow],
     /// bench.json's contents (`meta::RunMeta::json`).
     pub meta: &'a str,
+    /// More files of the set, by name in the output folder (`recording.csv`).
+    pub more: Vec<(&'static str, Vec<u8>)>,
 }
 
 /// Writes bench.csv (`csv` as made by `report::to_csv` or `report::sim_csv`), bench.json
@@ -255,13 +259,16 @@ pub fn write_outputs(
             plot::ratio_chart(plotted, extras.baseline, &extras.text).png()?,
         ));
     }
+    for (name, bytes) in &extras.more {
+        files.push((args.out.join(name), bytes.clone()));
+    }
     files.push((args.out.join("bench.json"), extras.meta.as_bytes().to_vec()));
     // The table scripts read goes last.
     files.push((args.out.join("bench.csv"), csv.as_bytes().to_vec()));
     let mut written = write_set(&files)?;
     // The complete set is written: the rows kept for a killed run are no longer needed.
     let _ = std::fs::remove_file(args.out.join(PARTIAL_CSV));
-    // Listed for the log as before: the table, its metadata, then the plots.
+    // Listed for the log as before: the table, its metadata, then the plots (and any more).
     written.reverse();
     let plots = written.split_off(2);
     written.extend(plots.into_iter().rev());
@@ -294,6 +301,7 @@ mod tests {
             },
             baseline: &[],
             meta: "{}\n",
+            more: Vec::new(),
         }
     }
 

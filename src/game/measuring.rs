@@ -153,6 +153,7 @@ impl Game {
             || self.meters_for.1 != self.level.measurement_lines;
         if changed {
             self.meters = Meters::for_level(&self.level);
+            self.step_moves.reset();
             self.meters_for = (
                 self.level.measurement_areas.clone(),
                 self.level.measurement_lines.clone(),
@@ -160,13 +161,18 @@ impl Game {
         }
     }
 
-    /// After each crowd step: the meters see the crowd (people who left the level are not
-    /// measured), and a recording writes its frame when due.
-    pub(super) fn measure_step(&mut self) {
+    /// After each crowd step of `dt` seconds: the meters see the crowd (people who left the
+    /// level are not measured; speeds from the step's moves, `measure::moves`), and a
+    /// recording writes its frame when due.
+    pub(super) fn measure_step(&mut self, dt: f32) {
         let now = self.sim_time;
         let a = &self.agents;
-        self.meters
-            .observe(now as f32, &a.pos, &a.vel, |i| a.pos[i] != PARKED);
+        let present = |i: usize| a.pos[i] != PARKED;
+        // Always: the heat map's speeds are these too (`step_velocities`).
+        let vel = self.step_moves.update(&a.pos, dt, present);
+        if !self.meters.is_empty() {
+            self.meters.observe(now as f32, &a.pos, vel, present);
+        }
         let Some(rec) = self.recording.as_mut() else {
             return;
         };
@@ -176,6 +182,12 @@ impl Game {
             self.recording = None;
             self.notes.push(format!("recording {name} stopped: {e}"));
         }
+    }
+
+    /// Each person's velocity over the last crowd step (their move over it): what the meters
+    /// and the heat map read as speed. Empty before the first step.
+    pub fn step_velocities(&self) -> &[Vec2] {
+        self.step_moves.velocities()
     }
 
     /// The recording under way, if any.

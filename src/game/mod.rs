@@ -154,6 +154,8 @@ pub struct Game {
     /// The level's measurement areas and lines, read live (`measuring.rs`), and what they were
     /// built for (rebuilt only when those change).
     meters: crate::measure::Meters,
+    /// The speeds the meters read: each person's move over the last crowd step.
+    step_moves: crate::measure::StepMoves,
     meters_for: (
         Vec<crate::level::MeasurementArea>,
         Vec<crate::level::MeasurementLine>,
@@ -211,6 +213,7 @@ impl Game {
             selected: None,
             followed: None,
             meters: crate::measure::Meters::new(&[], &[], None),
+            step_moves: Default::default(),
             meters_for: Default::default(),
             recording: None,
             sink_factory: None,
@@ -743,7 +746,7 @@ impl Game {
             self.crowd_steps_since = 0;
             self.step_crowd(dt * every as f32, every > 1, view);
             self.sim_time += dt as f64;
-            self.measure_step();
+            self.measure_step(dt * every as f32);
         } else {
             self.sim_time += dt as f64;
         }

@@ -1,6 +1,8 @@
 //! Live meters on a level's measurement areas and lines: each sample (ten a second) reads every
 //! area's classic and Voronoi density and mean speed and counts the line crossings since the
-//! last sample; a reading is the mean (or, for flows, the count) over a sliding window.
+//! last sample; a reading is the mean (or, for flows, the count) over a sliding window. Each
+//! meter also keeps whole-run sums (`area_runs`, `line_runs`) for `throng record --readings`,
+//! defined sample by sample so they can be compared with PedPy's over the same frames.
 
 use std::collections::VecDeque;
 
@@ -45,6 +47,41 @@ pub struct LineReading {
     pub backward_total: u32,
 }
 
+/// An area over every sample since the first: each mean is over samples (the classic density's
+/// is what PedPy's `compute_classic_density` averages to over the same frames), the speed over
+/// the people inside, sample by sample (a person inside for ten samples counts ten times).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct AreaRun {
+    pub samples: u32,
+    pub mean_count: f64,
+    pub mean_classic_density: f64,
+    pub mean_voronoi_density: f64,
+    /// The sum of |velocity| over every person inside at every sample, over the number of
+    /// those person-samples; 0 when nobody was ever inside.
+    pub mean_speed: f64,
+}
+
+/// A line over every sample since the first.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct LineRun {
+    pub forward_total: u32,
+    pub backward_total: u32,
+    /// Sample times (s) at which the first and the last crossing (either way) were seen.
+    pub first_crossing: Option<f32>,
+    pub last_crossing: Option<f32>,
+}
+
+/// Whole-run sums of one area, in f64 so an hour of samples adds up without rounding drift.
+#[derive(Debug, Clone, Copy, Default)]
+struct AreaSums {
+    samples: u32,
+    count: f64,
+    classic: f64,
+    voronoi: f64,
+    /// Sum of every inside person's speed.
+    speed: f64,
+}
+
 struct AreaMeter {
     name: String,
     /// Counter-clockwise, so cells can be clipped to it when it is convex.
@@ -53,6 +90,7 @@ struct AreaMeter {
     bounds: (Vec2, Vec2),
     samples: VecDeque<(f32, AreaReading)>,
     history: VecDeque<AreaReading>,
+    run: AreaSums,
 }
 
 struct LineMeter {
@@ -62,6 +100,8 @@ struct LineMeter {
     crossings: VecDeque<(f32, i8)>,
     forward_total: u32,
     backward_total: u32,
+    first_crossing: Option<f32>,
+    last_crossing: Option<f32>,
     history: VecDeque<LineReading>,
 }
 
@@ -93,6 +133,9 @@ pub struct Meters {
     walkable: Option<Vec<Vec2>>,
     last: Vec<Vec2>,
     started: Option<f32>,
+    /// Times of the first and the latest sample.
+    first_sample: Option<f32>,
+    last_sample: Option<f32>,
     next_sample: f32,
     next_history: f32,
     now: f32,
@@ -122,6 +165,7 @@ impl Meters {
                     bounds: polygon_bounds(&a.polygon),
                     samples: VecDeque::new(),
                     history: VecDeque::new(),
+                    run: AreaSums::default(),
                 })
                 .collect(),
             lines: lines
@@ -133,12 +177,16 @@ impl Meters {
                     crossings: VecDeque::new(),
                     forward_total: 0,
                     backward_total: 0,
+                    first_crossing: None,
+                    last_crossing: None,
                     history: VecDeque::new(),
                 })
                 .collect(),
             walkable: walkable.map(|w| counter_clockwise(&w)),
             last: Vec::new(),
             started: None,
+            first_sample: None,
+            last_sample: None,
             next_sample: 0.0,
             next_history: 0.0,
             now: 0.0,
@@ -174,7 +222,11 @@ impl Meters {
         if time < self.next_sample {
             return;
         }
-        self.next_sample = time + SAMPLE_SECONDS * 0.999;
+        // 1 % early: f32 times an hour in are a quarter of a millisecond apart, so a sample
+        // 0.1 s later can read as 0.09976 s; the step before it (60 Hz) is 0.083 s, well short.
+        self.next_sample = time + SAMPLE_SECONDS * 0.99;
+        self.first_sample.get_or_insert(time);
+        self.last_sample = Some(time);
         let here: Vec<Option<Vec2>> = (0..pos.len())
             .map(|i| present(i).then_some(pos[i]))
             .collect();
@@ -186,6 +238,7 @@ impl Meters {
         self.last = here.iter().map(|p| p.unwrap_or(Vec2::NAN)).collect();
         for area in &mut self.areas {
             let reading = area.read(&here, vel, self.walkable.as_deref());
+            area.add_to_run(&reading);
             area.samples.push_back((time, reading));
         }
         let window_start = time - WINDOW_SECONDS;
@@ -227,6 +280,38 @@ impl Meters {
         self.lines
             .iter()
             .map(|l| (l.name.as_str(), l.windowed(elapsed)))
+            .collect()
+    }
+
+    /// Seconds from the first sample to the latest: the time the whole-run totals cover.
+    pub fn measured_seconds(&self) -> f32 {
+        match (self.first_sample, self.last_sample) {
+            (Some(a), Some(b)) => b - a,
+            _ => 0.0,
+        }
+    }
+
+    /// Every area's name and its readings over the whole run.
+    pub fn area_runs(&self) -> Vec<(&str, AreaRun)> {
+        self.areas
+            .iter()
+            .map(|a| (a.name.as_str(), a.run()))
+            .collect()
+    }
+
+    /// Every line's name and its totals over the whole run.
+    pub fn line_runs(&self) -> Vec<(&str, LineRun)> {
+        self.lines
+            .iter()
+            .map(|l| {
+                let run = LineRun {
+                    forward_total: l.forward_total,
+                    backward_total: l.backward_total,
+                    first_crossing: l.first_crossing,
+                    last_crossing: l.last_crossing,
+                };
+                (l.name.as_str(), run)
+            })
             .collect()
     }
 
@@ -318,6 +403,31 @@ impl AreaMeter {
         }
     }
 
+    fn add_to_run(&mut self, r: &AreaReading) {
+        let run = &mut self.run;
+        run.samples += 1;
+        run.count += f64::from(r.count);
+        run.classic += f64::from(r.classic_density);
+        run.voronoi += f64::from(r.voronoi_density);
+        run.speed += f64::from(r.mean_speed) * f64::from(r.count);
+    }
+
+    fn run(&self) -> AreaRun {
+        let s = &self.run;
+        let n = f64::from(s.samples.max(1));
+        AreaRun {
+            samples: s.samples,
+            mean_count: s.count / n,
+            mean_classic_density: s.classic / n,
+            mean_voronoi_density: s.voronoi / n,
+            mean_speed: if s.count > 0.0 {
+                s.speed / s.count
+            } else {
+                0.0
+            },
+        }
+    }
+
     fn windowed(&self) -> AreaReading {
         let n = self.samples.len();
         if n == 0 {
@@ -356,7 +466,12 @@ impl LineMeter {
             if p0.is_nan() {
                 continue;
             }
-            match crossing(self.from, self.to, p0, p1) {
+            let sign = crossing(self.from, self.to, p0, p1);
+            if sign != 0 {
+                self.first_crossing.get_or_insert(time);
+                self.last_crossing = Some(time);
+            }
+            match sign {
                 1 => {
                     self.forward_total += 1;
                     self.crossings.push_back((time, 1));
@@ -419,6 +534,13 @@ mod tests {
             r.voronoi_density
         );
         assert!((r.mean_speed - 1.0).abs() < 1e-5);
+        // A second sample with everyone still: the run's speed is over person-samples.
+        meters.observe(0.1, &pos, &vec![Vec2::ZERO; pos.len()], |_| true);
+        let (_, run) = meters.area_runs()[0];
+        assert_eq!(run.samples, 2);
+        assert!((run.mean_count - 64.0).abs() < 1e-9);
+        assert!((run.mean_classic_density - 4.0).abs() < 1e-5);
+        assert!((run.mean_speed - 0.5).abs() < 1e-5, "{}", run.mean_speed);
     }
 
     #[test]
@@ -452,6 +574,16 @@ mod tests {
         assert!((r.forward_flow - 0.4).abs() < 0.01, "{}", r.forward_flow);
         assert!((r.backward_flow - 0.2).abs() < 0.01);
         assert!((r.specific_flow - 0.3).abs() < 0.01);
+        // Over the run: the person 1 m back crosses at the first sample after 1 s, the others
+        // at the first after 2 s; the samples span the 5 s.
+        let (_, run) = meters.line_runs()[0];
+        assert_eq!((run.forward_total, run.backward_total), (2, 1));
+        let (first, last) = (run.first_crossing.unwrap(), run.last_crossing.unwrap());
+        assert!(
+            (first - 1.0).abs() < 0.11 && (last - 2.0).abs() < 0.11,
+            "{first} {last}"
+        );
+        assert!((meters.measured_seconds() - 5.0).abs() < 0.02);
     }
 
     #[test]

@@ -4,6 +4,8 @@
 //! panel, `throng record` and `throng validate` read the same meters.
 
 pub mod meters;
+pub mod moves;
 pub mod voronoi;
 
-pub use meters::{AreaReading, LineReading, Meters};
+pub use meters::{AreaReading, AreaRun, LineReading, LineRun, Meters};
+pub use moves::StepMoves;

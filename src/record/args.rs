@@ -41,6 +41,11 @@ pub struct RecordArgs {
     /// (PedPy's text format). Written to a temporary file beside it and renamed at the end.
     #[arg(long, value_name = "FILE", value_parser = parse_out)]
     pub out: PathBuf,
+    /// Also write Throng's own readings of the level's measurement areas and lines over the run
+    /// to FILE.json: whole-run mean density and speed per area, crossings each way and flows per
+    /// line, and per-second series (README, "Recording trajectories").
+    #[arg(long, value_name = "FILE", value_parser = parse_readings)]
+    pub readings: Option<PathBuf>,
     /// Step the crowd on this many threads (1 to 64). [default: one per core]
     #[arg(long, value_name = "T", value_parser = parse_threads, allow_hyphen_values = true)]
     pub threads: Option<usize>,
@@ -73,6 +78,22 @@ pub fn parse_out(s: &str) -> Result<PathBuf, String> {
     }
 }
 
+/// `--readings`: a path ending in `.json`.
+pub fn parse_readings(s: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(s);
+    let json = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    if json {
+        Ok(path)
+    } else {
+        Err(format!(
+            "`{s}` is not a readings file name; allowed: a name ending in .json"
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,5 +120,10 @@ mod tests {
             .unwrap_err()
             .contains("allowed: a name ending in .sqlite"));
         assert!(parse_out("sqlite").is_err());
+        assert!(parse_readings("a/r.JSON").is_ok());
+        assert_eq!(
+            parse_readings("r.txt").unwrap_err(),
+            "`r.txt` is not a readings file name; allowed: a name ending in .json"
+        );
     }
 }

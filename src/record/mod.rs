@@ -7,6 +7,7 @@
 //! |---|---|
 //! | `args.rs` | the options and their parsers |
 //! | `run.rs` | the command: the level loaded, the crowd stepped at 60 Hz, every K-th step written |
+//! | `readings.rs` | `--readings`: Throng's own meters over the run, written as JSON |
 //! | `recorder.rs` | `TrajectoryRecorder`: start, frames, finish; the file appears only at the end |
 //! | `sqlite.rs` | the JuPedSim SQLite writer |
 //! | `text.rs` | the PedPy text writer |
@@ -15,6 +16,7 @@
 
 pub mod args;
 pub mod game_sink;
+pub mod readings;
 pub mod recorder;
 pub mod run;
 pub mod sqlite;

@@ -1,10 +1,13 @@
 //! `throng record`: the level loaded as the game loads it and every value checked before any
 //! work, the crowd spawned and stepped at `STEP_HZ`, every K-th step written (frame 0 is the
-//! crowd as spawned), the file renamed into place at the end.
+//! crowd as spawned), the file renamed into place at the end. The level's timed alarms sound at
+//! their times, as in the game (an evacuation level records its evacuation), and with
+//! `--readings` the level's meters read the simulation on every step (`readings.rs`).
 
 use std::path::Path;
 
 use super::args::RecordArgs;
+use super::readings::{write_readings, Readings, ReadingsLog};
 use super::recorder::{Recorded, TrajectoryRecorder};
 use crate::clock::Instant;
 use crate::crowd::{Crowd, StepInputs};
@@ -23,6 +26,8 @@ pub struct RecordDone {
     /// Wall-clock milliseconds per crowd step, and per written frame (the write alone).
     pub step_ms: f64,
     pub write_ms: f64,
+    /// What `--readings` wrote.
+    pub readings: Option<Readings>,
 }
 
 fn load(path: &Path) -> Result<Level, Failure> {
@@ -42,14 +47,52 @@ pub fn summary(r: &Recorded, seconds: f64) -> String {
     )
 }
 
-/// `throng record`: `progress` gets the lines for stderr.
-pub fn run_record(
-    args: &RecordArgs,
-    progress: &mut dyn FnMut(&str),
-) -> Result<RecordDone, Failure> {
-    let level = load(&args.level)?;
+/// The level's timed alarms (`alarms`), raised in the step their time falls in and their
+/// all-clear given when due, as the game does (`game::alarm`, `run_alarm_events`).
+struct TimedAlarms {
+    all_clear_at: Option<f64>,
+}
+
+impl TimedAlarms {
+    /// Before the step from `now` to `now + dt` (simulated seconds since the start).
+    fn run(&mut self, crowd: &mut Crowd, now: f64, dt: f64) {
+        let end = now + dt;
+        let due: Vec<_> = crowd
+            .level()
+            .alarms
+            .iter()
+            .filter(|a| f64::from(a.at) >= now && f64::from(a.at) < end)
+            .cloned()
+            .collect();
+        for event in due {
+            crowd.raise_alarm(event.position);
+            self.all_clear_at = event
+                .all_clear_after
+                .map(|after| f64::from(event.at) + f64::from(after));
+        }
+        if self.all_clear_at.is_some_and(|t| t < end) {
+            crowd.all_clear();
+            self.all_clear_at = None;
+        }
+    }
+}
+
+/// The folder a file is to be written in must exist: `option` names the flag in the message.
+fn folder_exists(option: &str, path: &Path) -> Result<(), Failure> {
+    match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(dir) if !dir.is_dir() => Err(Failure::Refused(format!(
+            "{option} {}: the folder {} does not exist",
+            shown(&path.display().to_string()),
+            shown(&dir.display().to_string())
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Every value checked against the level and the file system before any work.
+fn check(args: &RecordArgs, level: &Level) -> Result<(), Failure> {
     if let Some(people) = args.people {
-        let most = crate::level::validate::max_people(&level);
+        let most = crate::level::validate::max_people(level);
         if people > most {
             return Err(Failure::Refused(format!(
                 "--people {people}: `{}` holds at most {most} people ({} per m² of free ground)",
@@ -58,15 +101,20 @@ pub fn run_record(
             )));
         }
     }
-    if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        if !dir.is_dir() {
-            return Err(Failure::Refused(format!(
-                "--out {}: the folder {} does not exist",
-                shown(&args.out.display().to_string()),
-                shown(&dir.display().to_string())
-            )));
-        }
+    folder_exists("--out", &args.out)?;
+    if let Some(readings) = &args.readings {
+        folder_exists("--readings", readings)?;
     }
+    Ok(())
+}
+
+/// `throng record`: `progress` gets the lines for stderr.
+pub fn run_record(
+    args: &RecordArgs,
+    progress: &mut dyn FnMut(&str),
+) -> Result<RecordDone, Failure> {
+    let level = load(&args.level)?;
+    check(args, &level)?;
     let people = args.people.unwrap_or(level.crowd.count) as usize;
     let seed = args.seed.unwrap_or(level.crowd.seed);
     let every = args.every.max(1) as u64;
@@ -80,15 +128,28 @@ pub fn run_record(
     let mut crowd = Crowd::from_level(&level, people, seed);
     crowd.set_threads(args.threads);
     let mut rec = TrajectoryRecorder::new(&args.out, fps, &level).map_err(Failure::Writing)?;
+    let mut log = args.readings.as_ref().map(|_| ReadingsLog::new(&level));
+    if log.as_ref().is_some_and(ReadingsLog::is_empty) {
+        progress("the level has no measurement areas or lines: the readings list none");
+    }
+    let mut alarms = TimedAlarms { all_clear_at: None };
     let dt = 1.0 / STEP_HZ as f32;
     let (mut step_ms, mut write_ms) = (0.0f64, 0.0f64);
     let started = Instant::now();
     rec.record_crowd(0, &crowd).map_err(Failure::Writing)?;
     write_ms += started.elapsed().as_secs_f64() * 1000.0;
+    if let Some(log) = log.as_mut() {
+        log.observe(0.0, 0.0, &crowd);
+    }
     for s in 1..=steps {
         let started = Instant::now();
+        alarms.run(&mut crowd, (s - 1) as f64 / STEP_HZ as f64, f64::from(dt));
         crowd.step(dt, &StepInputs::default());
         step_ms += started.elapsed().as_secs_f64() * 1000.0;
+        if let Some(log) = log.as_mut() {
+            // Step s ends at s / STEP_HZ seconds: the meters' sample times are those of frames.
+            log.observe(s as f32 / STEP_HZ as f32, dt, &crowd);
+        }
         if s % every == 0 {
             let started = Instant::now();
             rec.record_crowd(s / every, &crowd)
@@ -104,10 +165,19 @@ pub fn run_record(
     progress(&format!(
         "{step_ms:.3} ms per crowd step, {write_ms:.3} ms per written frame"
     ));
+    let readings = match (log, &args.readings) {
+        (Some(log), Some(path)) => {
+            let readings = log.readings(&args.level, crowd.len(), seed);
+            write_readings(path, &readings).map_err(Failure::Writing)?;
+            Some(readings)
+        }
+        _ => None,
+    };
     Ok(RecordDone {
         summary: summary(&recorded, seconds),
         recorded,
         step_ms,
         write_ms,
+        readings,
     })
 }
