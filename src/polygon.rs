@@ -104,6 +104,42 @@ pub fn circle_polygon(center: Vec2, radius: f32, corners: usize) -> Vec<Vec2> {
         .collect()
 }
 
+/// The length of the segment `a`–`b` that lies inside a simple polygon (either winding,
+/// concave allowed): the segment is split where it crosses the polygon's edges and each piece
+/// whose midpoint is inside counts. What shapely's `length(intersection(polygon, line))` gives
+/// PedPy, except for a segment running exactly along an edge, which shapely counts for the
+/// polygons on both sides and this may count for either.
+pub fn segment_length_inside(polygon: &[Vec2], a: Vec2, b: Vec2) -> f32 {
+    let d = b - a;
+    let n = polygon.len();
+    if n < 3 || d == Vec2::ZERO {
+        return 0.0;
+    }
+    let mut cuts = vec![0.0f32, 1.0];
+    for i in 0..n {
+        let (p, q) = (polygon[i], polygon[(i + 1) % n]);
+        let e = q - p;
+        let denom = d.perp_dot(e);
+        // Parallel edges meet the segment nowhere or along a stretch whose ends are other
+        // edges' crossings: no cut of their own.
+        if denom == 0.0 {
+            continue;
+        }
+        let t = (p - a).perp_dot(e) / denom;
+        let u = (p - a).perp_dot(d) / denom;
+        if (0.0..=1.0).contains(&u) && t > 0.0 && t < 1.0 {
+            cuts.push(t);
+        }
+    }
+    cuts.sort_by(f32::total_cmp);
+    let inside: f32 = cuts
+        .windows(2)
+        .filter(|w| w[1] > w[0] && polygon_contains(polygon, a + d * (0.5 * (w[0] + w[1]))))
+        .map(|w| w[1] - w[0])
+        .sum();
+    inside * d.length()
+}
+
 /// Where a move from `p0` to `p1` crosses the segment `a`–`b`: +1 crossing towards the
 /// segment's forward side (`(b - a).perp()`), -1 the other way, 0 no crossing. A move that
 /// ends exactly on the line counts, one that starts on it does not, so a person standing on
@@ -193,6 +229,39 @@ mod tests {
         );
         assert!(polygon_contains(&cell, Vec2::new(0.4, 0.0)));
         assert!(!polygon_contains(&cell, Vec2::new(0.6, 0.0)));
+    }
+
+    #[test]
+    fn the_part_of_a_segment_inside_a_polygon() {
+        let sq = square(0.0, 2.0);
+        // Across the square: 2 m of it inside, whichever way it runs.
+        let across = segment_length_inside(&sq, Vec2::new(-1.0, 1.0), Vec2::new(3.0, 1.0));
+        assert!((across - 2.0).abs() < 1e-6, "{across}");
+        let back = segment_length_inside(&sq, Vec2::new(3.0, 1.0), Vec2::new(-1.0, 1.0));
+        assert!((back - 2.0).abs() < 1e-6, "{back}");
+        // Starting inside, ending outside; wholly inside; wholly outside.
+        let out = segment_length_inside(&sq, Vec2::new(0.5, 1.0), Vec2::new(5.0, 1.0));
+        assert!((out - 1.5).abs() < 1e-6, "{out}");
+        let inner = segment_length_inside(&sq, Vec2::new(0.5, 0.5), Vec2::new(1.5, 1.5));
+        assert!((inner - 2f32.sqrt()).abs() < 1e-6, "{inner}");
+        assert_eq!(
+            segment_length_inside(&sq, Vec2::new(3.0, 0.0), Vec2::new(3.0, 2.0)),
+            0.0
+        );
+        // Through both arms of an L (a 2 x 2 square less its top-right quarter): the notch
+        // between them is left out.
+        let l = [
+            Vec2::new(0.0, 0.0),
+            Vec2::new(2.0, 0.0),
+            Vec2::new(2.0, 1.0),
+            Vec2::new(1.0, 1.0),
+            Vec2::new(1.0, 2.0),
+            Vec2::new(0.0, 2.0),
+        ];
+        let diagonal = segment_length_inside(&l, Vec2::new(0.0, 2.5), Vec2::new(2.5, 0.0));
+        // Enters the top arm at (0.5, 2) .. leaves at (1, 1.5); enters the right arm at
+        // (1.5, 1) .. leaves at (2, 0.5): two pieces of √0.5 each.
+        assert!((diagonal - 2.0 * 0.5f32.sqrt()).abs() < 1e-5, "{diagonal}");
     }
 
     #[test]

@@ -77,6 +77,22 @@ fn fundamental_diagram_follows_weidmann() {
     let spread = measured(&rows, "fundamental_diagram_spread");
     assert_eq!(spread.len(), 6);
     assert!(spread.iter().all(|s| (0.0..0.2).contains(s)), "{spread:?}");
+    // The same runs measured at lines across the corridor (PedPy's line method), against the
+    // same band (`check` holds every target), beside the corridor's own measurement.
+    for test in [
+        "fundamental_diagram_line",
+        "fundamental_diagram_line_density",
+        "fundamental_diagram_line_flow",
+        "fundamental_diagram_line_covered",
+        "fundamental_diagram_line_density_difference",
+        "fundamental_diagram_line_speed_difference",
+    ] {
+        assert_eq!(measured(&rows, test).len(), 6, "{test}");
+    }
+    // Both read the density the corridor was filled to: the line's Voronoi density is within
+    // 0.15 per m² of the corridor's count at every density.
+    let gaps = measured(&rows, "fundamental_diagram_line_density_difference");
+    assert!(gaps.iter().all(|g| g.abs() < 0.15), "{gaps:?}");
 }
 
 #[test]

@@ -182,6 +182,22 @@ impl LoopCorridor {
         }
     }
 
+    /// Person `i`'s velocity over the last step (m/s): their displacement, seam undone, over
+    /// the step's time; zero before the first step.
+    pub fn step_velocity(&self, i: usize) -> Vec2 {
+        let Some(&was) = self.before.get(i) else {
+            return Vec2::ZERO;
+        };
+        let mut moved = self.crowd.pos[i] - was;
+        // Whoever crossed an end was moved a corridor's length back: undo it.
+        if moved.x > self.length * 0.5 {
+            moved.x -= self.length;
+        } else if moved.x < -self.length * 0.5 {
+            moved.x += self.length;
+        }
+        moved / dt()
+    }
+
     fn place_ghosts(&mut self) {
         let half = self.length * 0.5;
         let mut slot = self.walkers;

@@ -172,6 +172,7 @@ fn run_scenarios(effort: Effort, only: &[String], mut progress: impl FnMut(&str)
             fundamental.push(fundamental::measure(d, effort, seed, Arrangement::Grid));
         }
         rows.extend(fundamental::rows(&fundamental));
+        rows.extend(fundamental::line_rows(&fundamental));
         // The same corridor from every other start: the curve must not come from the grid.
         let mut starts = Vec::new();
         for arrangement in Arrangement::ALL {

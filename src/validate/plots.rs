@@ -24,7 +24,8 @@ pub fn fundamental_diagram(r: &Report) -> Chart {
         Axis::new("mean speed (m/s)", Scale::linear(0.0, 1.6)),
     );
     chart.subtitle =
-        "measured in the corridor's middle after a warm-up; shaded: Weidmann +-25 %".into();
+        "measured in the corridor's middle and at lines across it after a warm-up; shaded: Weidmann +-25 %"
+            .into();
     chart.bands.push(Band::around(
         "target: Weidmann +-25 %",
         &checked,
@@ -44,6 +45,20 @@ pub fn fundamental_diagram(r: &Report) -> Chart {
             PALETTE[1],
         )
         .with_marker(Marker::Circle),
+    );
+    // The same runs measured at lines across the corridor (PedPy's line method): it should
+    // lie on the corridor's curve.
+    chart.series.push(
+        Series::line(
+            "Throng at a line (Voronoi, grid start, seed 1)",
+            r.fundamental
+                .iter()
+                .map(|p| (p.line().density as f64, p.line().speed as f64))
+                .collect(),
+            PALETTE[5],
+        )
+        .dashed()
+        .with_marker(Marker::Diamond),
     );
     // The other starts as points, one colour per arrangement: they should sit on the line.
     for (k, arrangement) in [
