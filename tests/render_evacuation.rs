@@ -21,23 +21,7 @@ const NORTH_STREET_CAMERA: &str = "camera: (mode: Orbit, target: (0.0, 1.0, -78.
 
 /// The plaza copy with the camera over the north street; the level as the game loads it.
 fn north_street_plaza() -> (support::ScratchPlaza, Level) {
-    let plaza = support::scratch_plaza();
-    let text = plaza
-        .original
-        .lines()
-        .map(|l| {
-            if l.trim_start().starts_with("camera:") {
-                format!("    {NORTH_STREET_CAMERA}")
-            } else {
-                l.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
-    assert_ne!(text, plaza.original, "the plaza has a camera line");
-    std::fs::write(&plaza.file, &text).expect("write the copy");
-    let level: Level = ron::from_str(&text).expect("the copy parses");
-    (plaza, level)
+    support::scratch_plaza_with_camera(NORTH_STREET_CAMERA)
 }
 
 fn texts(report: &serde_json::Value) -> Vec<String> {
@@ -182,9 +166,9 @@ fn the_toolbar_alarm_sounds_where_the_player_clicks_and_then_gives_the_all_clear
         return;
     };
     let plaza = support::scratch_plaza();
-    let bar = throng::ui::build_bar::bar_rect(SCREEN);
-    // The alarm button is the bar's last.
-    let button = Vec2::new(bar.x + bar.w - 60.0, bar.y + 50.0);
+    use throng::ui::build_bar::{click_rect, BarClick};
+    let r = click_rect(SCREEN, BarClick::Alarm);
+    let button = Vec2::new(r.x + r.w * 0.5, r.y + r.h * 0.5);
     let pixel = Vec2::new(700.0, 400.0);
     let ground = support::ground_under_start_camera(&plaza.level, pixel, SCREEN);
     let script = format!(

@@ -42,20 +42,7 @@ fn m_reads_the_street_live_and_o_records_a_whole_trajectory_file() {
     let Some(display) = find_display("m_reads_the_street_live") else {
         return;
     };
-    let plaza = support::scratch_plaza();
-    let text = plaza
-        .original
-        .lines()
-        .map(|l| {
-            if l.trim_start().starts_with("camera:") {
-                format!("    {SOUTH_STREET_CAMERA}")
-            } else {
-                l.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
-    std::fs::write(&plaza.file, &text).expect("write the copy");
+    let (plaza, _) = support::scratch_plaza_with_camera(SOUTH_STREET_CAMERA);
     let file = plaza.file.to_string_lossy().to_string();
     let record_dir = plaza.dir.path().join("recordings");
     let record_arg = record_dir.to_string_lossy().to_string();
@@ -160,4 +147,63 @@ fn m_reads_the_street_live_and_o_records_a_whole_trajectory_file() {
         glam::Vec2::new(1280.0, 720.0),
     );
     assert!(problems.is_empty(), "{problems:?}");
+}
+
+/// The build toolbar's Record button starts a recording: the button says "Stop rec" and the
+/// HUD names the file while it runs, and quitting the game mid-recording still leaves a whole
+/// file.
+#[test]
+fn the_toolbars_record_button_starts_and_stops_a_recording() {
+    let Some(display) = find_display("the_toolbars_record_button") else {
+        return;
+    };
+    use throng::ui::build_bar::{click_rect, BarClick};
+    let plaza = support::scratch_plaza();
+    let r = click_rect(glam::Vec2::new(1280.0, 720.0), BarClick::Record);
+    let (bx, by) = (r.x + r.w * 0.5, r.y + r.h * 0.5);
+    let file = plaza.file.to_string_lossy().to_string();
+    let record_dir = plaza.dir.path().join("rec");
+    let record_arg = record_dir.to_string_lossy().to_string();
+    let stats = plaza.dir.path().join("toolbar.json");
+    let stats_arg = stats.to_string_lossy().to_string();
+    let script = format!("2 key b; 3 move {bx} {by}; 4 down left; 5 up left; 6 move 640 300");
+    // Recording from frame 4; the report is of frame 16, the last, while it runs.
+    let mut game = Live::throng(
+        &display,
+        &[
+            file.as_str(),
+            "--crowd",
+            "200",
+            "--no-adaptive-quality",
+            "--record-dir",
+            &record_arg,
+            "--input-script",
+            &script,
+            "--stats-out",
+            &stats_arg,
+            "--frames",
+            "16",
+        ],
+    );
+    game.wait_for("the recording's note", |_, l| {
+        l.contains("throng: recording everyone at 10 frames per simulated second")
+    });
+    let done = game.wait_for("the recording's end (on quit)", |_, l| {
+        l.contains("throng: recorded ")
+    });
+    let (status, lines) = game.finish();
+    assert!(status.success(), "{status}: {}", transcript(&lines));
+    let (people, frames) = recorded(&done);
+    assert_eq!(people, 200, "{done}");
+    assert!(frames >= 1, "{done}");
+    assert!(record_dir.join("plaza-001.sqlite").is_file());
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&stats).expect("the stats report"))
+            .expect("JSON");
+    let shown = texts(&report);
+    assert!(shown.iter().any(|t| t == "Stop rec"), "{shown:?}");
+    assert!(
+        shown.iter().any(|t| t.starts_with("REC plaza-001.sqlite")),
+        "the HUD's recording line among {shown:?}"
+    );
 }

@@ -22,6 +22,7 @@ mod speed;
 mod steering;
 pub mod story;
 pub mod tick_pose;
+pub mod timed_alarms;
 
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;

@@ -30,7 +30,7 @@ impl Game {
                 .push("all clear: people calm down and come back in".into());
         }
         self.agents.all_clear();
-        self.scheduled_all_clear = None;
+        self.timed_alarms.cancel();
     }
 
     /// K: the alarm at the camera's focus, or the all-clear while one sounds.
@@ -59,21 +59,13 @@ impl Game {
     /// Raises the level's alarm events whose time falls in this step, and gives a scheduled
     /// all-clear when due (`now` and `dt`: simulated seconds since the level started).
     pub(super) fn run_alarm_events(&mut self, now: f64, dt: f32) {
-        let end = now + f64::from(dt);
-        let due: Vec<_> = self
-            .level
-            .alarms
-            .iter()
-            .filter(|a| f64::from(a.at) >= now && f64::from(a.at) < end)
-            .cloned()
-            .collect();
-        for event in due {
-            self.raise_alarm(event.position);
-            self.scheduled_all_clear = event
-                .all_clear_after
-                .map(|after| f64::from(event.at) + f64::from(after));
+        let due = self
+            .timed_alarms
+            .due(&self.level.alarms, now, f64::from(dt));
+        for at in due.raised {
+            self.raise_alarm(at);
         }
-        if self.scheduled_all_clear.is_some_and(|t| t < end) {
+        if due.all_clear {
             self.all_clear();
         }
     }

@@ -115,8 +115,8 @@ pub struct Game {
     /// Wall time a glide started and how long it lasts, for the editor's playhead.
     glide_span: (f32, f32),
     pending_disturbance: Option<glam::Vec2>,
-    /// Simulated second at which a level's alarm event gives the all-clear.
-    scheduled_all_clear: Option<f64>,
+    /// The level's timed alarms: the all-clear one of them scheduled.
+    timed_alarms: crate::crowd::timed_alarms::TimedAlarms,
     /// World steps since the crowd last stepped (it steps every `crowd_every()`-th one).
     crowd_steps_since: u32,
     /// `--crowd-hz`: replaces the level's `crowd.tick_hz`, across reloads.
@@ -192,7 +192,7 @@ impl Game {
             glide_easing: Easing::parse("cubicBezier(.65,0,.35,1)").unwrap_or(Easing::Linear),
             glide_span: (0.0, 0.0),
             pending_disturbance: None,
-            scheduled_all_clear: None,
+            timed_alarms: Default::default(),
             crowd_steps_since: 0,
             crowd_hz_override: None,
             notes: Vec::new(),

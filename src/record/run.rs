@@ -10,6 +10,7 @@ use super::args::RecordArgs;
 use super::readings::{write_readings, Readings, ReadingsLog};
 use super::recorder::{Recorded, TrajectoryRecorder};
 use crate::clock::Instant;
+use crate::crowd::timed_alarms::TimedAlarms;
 use crate::crowd::{Crowd, StepInputs};
 use crate::evacuate::Failure;
 use crate::level::{find_asset_root, load_level, Level};
@@ -45,36 +46,6 @@ pub fn summary(r: &Recorded, seconds: f64) -> String {
         shown(&r.path.display().to_string()),
         r.bytes
     )
-}
-
-/// The level's timed alarms (`alarms`), raised in the step their time falls in and their
-/// all-clear given when due, as the game does (`game::alarm`, `run_alarm_events`).
-struct TimedAlarms {
-    all_clear_at: Option<f64>,
-}
-
-impl TimedAlarms {
-    /// Before the step from `now` to `now + dt` (simulated seconds since the start).
-    fn run(&mut self, crowd: &mut Crowd, now: f64, dt: f64) {
-        let end = now + dt;
-        let due: Vec<_> = crowd
-            .level()
-            .alarms
-            .iter()
-            .filter(|a| f64::from(a.at) >= now && f64::from(a.at) < end)
-            .cloned()
-            .collect();
-        for event in due {
-            crowd.raise_alarm(event.position);
-            self.all_clear_at = event
-                .all_clear_after
-                .map(|after| f64::from(event.at) + f64::from(after));
-        }
-        if self.all_clear_at.is_some_and(|t| t < end) {
-            crowd.all_clear();
-            self.all_clear_at = None;
-        }
-    }
 }
 
 /// The folder a file is to be written in must exist: `option` names the flag in the message.
@@ -132,7 +103,7 @@ pub fn run_record(
     if log.as_ref().is_some_and(ReadingsLog::is_empty) {
         progress("the level has no measurement areas or lines: the readings list none");
     }
-    let mut alarms = TimedAlarms { all_clear_at: None };
+    let mut alarms = TimedAlarms::default();
     let dt = 1.0 / STEP_HZ as f32;
     let (mut step_ms, mut write_ms) = (0.0f64, 0.0f64);
     let started = Instant::now();
@@ -143,7 +114,18 @@ pub fn run_record(
     }
     for s in 1..=steps {
         let started = Instant::now();
-        alarms.run(&mut crowd, (s - 1) as f64 / STEP_HZ as f64, f64::from(dt));
+        // The level's timed alarms, as the game sounds them (`game::alarm`).
+        let due = alarms.due(
+            &level.alarms,
+            (s - 1) as f64 / STEP_HZ as f64,
+            f64::from(dt),
+        );
+        for at in due.raised {
+            crowd.raise_alarm(at);
+        }
+        if due.all_clear {
+            crowd.all_clear();
+        }
         crowd.step(dt, &StepInputs::default());
         step_ms += started.elapsed().as_secs_f64() * 1000.0;
         if let Some(log) = log.as_mut() {

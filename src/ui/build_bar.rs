@@ -51,6 +51,16 @@ pub fn bar_rect(screen: Vec2) -> Rect {
     }
 }
 
+/// Where a button is on a `screen` (for scripts and tests that click it).
+pub fn click_rect(screen: Vec2, click: BarClick) -> Rect {
+    let k = match click {
+        BarClick::Thing(kind) => ThingKind::ALL.iter().position(|t| *t == kind).unwrap_or(0),
+        BarClick::Alarm => ThingKind::ALL.len(),
+        BarClick::Record => ThingKind::ALL.len() + 1,
+    };
+    button_rect(&bar_rect(screen), k)
+}
+
 fn button_rect(bar: &Rect, k: usize) -> Rect {
     let n = BUTTONS as f32;
     let w = (bar.w - 12.0) / n;

@@ -187,6 +187,28 @@ pub struct ScratchPlaza {
     pub file: std::path::PathBuf,
 }
 
+/// The plaza's copy with its `camera:` line replaced by `camera` (a whole `camera: (...),`
+/// line), and the level as the game loads it.
+pub fn scratch_plaza_with_camera(camera: &str) -> (ScratchPlaza, throng::level::Level) {
+    let plaza = scratch_plaza();
+    let text = plaza
+        .original
+        .lines()
+        .map(|l| {
+            if l.trim_start().starts_with("camera:") {
+                format!("    {camera}")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_ne!(text, plaza.original, "the plaza has a camera line");
+    std::fs::write(&plaza.file, &text).expect("write the copy");
+    let level = ron::from_str(&text).expect("the copy parses");
+    (plaza, level)
+}
+
 /// Point of interest `name` of `level`: its index and where its edit handle is in a `screen`
 /// sized window at the level's start camera.
 pub fn poi_handle_at_start(
