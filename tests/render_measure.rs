@@ -150,8 +150,8 @@ fn m_reads_the_street_live_and_o_records_a_whole_trajectory_file() {
 }
 
 /// The build toolbar's Record button starts a recording: the button says "Stop rec" and the
-/// HUD names the file while it runs, and quitting the game mid-recording still leaves a whole
-/// file.
+/// HUD names the file while it runs, the note naming a long path wraps on the screen, and
+/// quitting the game mid-recording still leaves a whole file.
 #[test]
 fn the_toolbars_record_button_starts_and_stops_a_recording() {
     let Some(display) = find_display("the_toolbars_record_button") else {
@@ -162,12 +162,18 @@ fn the_toolbars_record_button_starts_and_stops_a_recording() {
     let r = click_rect(glam::Vec2::new(1280.0, 720.0), BarClick::Record);
     let (bx, by) = (r.x + r.w * 0.5, r.y + r.h * 0.5);
     let file = plaza.file.to_string_lossy().to_string();
-    let record_dir = plaza.dir.path().join("rec");
+    // A long folder: the note that names it must wrap, not run off the screen.
+    let record_dir = plaza
+        .dir
+        .path()
+        .join("recordings-of-the-plaza-for-the-pedestrian-dynamics-course-autumn-term-2026")
+        .join("group-b-measurement-session-with-the-toolbar");
     let record_arg = record_dir.to_string_lossy().to_string();
     let stats = plaza.dir.path().join("toolbar.json");
     let stats_arg = stats.to_string_lossy().to_string();
     let script = format!("2 key b; 3 move {bx} {by}; 4 down left; 5 up left; 6 move 640 300");
-    // Recording from frame 4; the report is of frame 16, the last, while it runs.
+    // Recording from frame 4; the report is of frame 8, the last, while it runs and its note
+    // shows.
     let mut game = Live::throng(
         &display,
         &[
@@ -182,7 +188,7 @@ fn the_toolbars_record_button_starts_and_stops_a_recording() {
             "--stats-out",
             &stats_arg,
             "--frames",
-            "16",
+            "8",
         ],
     );
     game.wait_for("the recording's note", |_, l| {
@@ -206,4 +212,9 @@ fn the_toolbars_record_button_starts_and_stops_a_recording() {
         shown.iter().any(|t| t.starts_with("REC plaza-001.sqlite")),
         "the HUD's recording line among {shown:?}"
     );
+    let problems = throng::ui::layout_log::layout_problems(
+        &serde_json::from_value(report["ui"].clone()).expect("the layout"),
+        glam::Vec2::new(1280.0, 720.0),
+    );
+    assert!(problems.is_empty(), "{problems:?}");
 }

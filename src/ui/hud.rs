@@ -263,17 +263,15 @@ pub fn draw_alerts(game: &Game, info: &HudInfo) -> Vec<Rect> {
     } else {
         screen.y - 12.0
     };
-    if let Some(notice) = info.reload_notice {
-        let _ = panel(
-            "notice",
-            &[notice.to_string()],
-            10.0,
-            floor - LINE - 10.0,
-            PANEL,
-        );
-    }
-    let mut bottom = floor - 48.0;
     let max_w = (screen.x - 60.0).max(200.0);
+    let mut bottom = floor - 48.0;
+    if let Some(notice) = info.reload_notice {
+        // A long note (a recording's path) wraps instead of running off the screen.
+        let lines = wrap_long(&[notice.to_string()], max_w);
+        let top = floor - lines.len() as f32 * LINE - 10.0;
+        let _ = panel("notice", &lines, 10.0, top, PANEL);
+        bottom = bottom.min(top - 8.0);
+    }
     if let Some(err) = game.reload_error() {
         let mut lines = vec!["Level not applied - the last good level keeps running:".to_string()];
         lines.extend(wrap(&err.to_string(), max_w));

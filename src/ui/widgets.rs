@@ -131,6 +131,7 @@ pub fn draw_slider(track: Rect, label: &str, value: f32) {
 /// Splits `text` at spaces into lines no wider than `max_width` at `font_size` (a single
 /// word wider than that gets a line of its own).
 pub fn wrap_text(text: &str, font_size: f32, max_width: f32) -> Vec<String> {
+    let fits = |t: &str| measure_text(t, None, font_size as u16, 1.0).width <= max_width;
     let mut lines = Vec::new();
     let mut line = String::new();
     for word in text.split_whitespace() {
@@ -139,12 +140,24 @@ pub fn wrap_text(text: &str, font_size: f32, max_width: f32) -> Vec<String> {
         } else {
             format!("{line} {word}")
         };
-        if !line.is_empty()
-            && measure_text(&candidate, None, font_size as u16, 1.0).width > max_width
-        {
-            lines.push(std::mem::replace(&mut line, word.to_string()));
-        } else {
+        if fits(&candidate) || line.is_empty() && fits(word) {
             line = candidate;
+            continue;
+        }
+        if !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+        }
+        if fits(word) {
+            line = word.to_string();
+        } else {
+            // A word wider than the line (a file path): cut it where it stops fitting.
+            for c in word.chars() {
+                line.push(c);
+                if !fits(&line) {
+                    line.pop();
+                    lines.push(std::mem::replace(&mut line, c.to_string()));
+                }
+            }
         }
     }
     if !line.is_empty() {
