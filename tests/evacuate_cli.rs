@@ -6,8 +6,8 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
+use support::headless::throng;
 use throng::evacuate::report::CSV_HEADER;
 
 /// A 40 x 40 m room with a fountain and a bench, 100 people spawned south of the middle.
@@ -60,26 +60,6 @@ fn room(dir: &Path, file: &str, exits: &str, walls: &str) -> PathBuf {
         .replace("ALARMS", "");
     std::fs::write(&path, text).expect("write level");
     path
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn throng(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_throng"))
-        .args(args)
-        .current_dir(support::project_root())
-        .env_remove("DISPLAY")
-        .output()
-        .expect("binary runs");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).trim_end().to_string(),
-        stderr: String::from_utf8_lossy(&out.stderr).trim_end().to_string(),
-    }
 }
 
 fn s(p: &Path) -> String {

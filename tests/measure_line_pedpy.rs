@@ -13,18 +13,6 @@ use glam::Vec2;
 use throng::measure::line::{line_frame, Line};
 use throng::measure::voronoi::cells;
 
-fn python() -> Option<String> {
-    if let Ok(p) = std::env::var("THRONG_PEDPY_PYTHON") {
-        return Some(p);
-    }
-    let ok = Command::new("python3")
-        .args(["-c", "import pedpy"])
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false);
-    ok.then(|| "python3".to_string())
-}
-
 /// Sixty people at least 0.45 m apart in an 11 x 4 m corridor, each walking +x or −x at up to
 /// 1.4 m/s with a little sideways drift.
 fn frame() -> (Vec<Vec2>, Vec<Vec2>) {
@@ -45,14 +33,7 @@ fn frame() -> (Vec<Vec2>, Vec<Vec2>) {
 
 #[test]
 fn line_density_speed_and_flow_are_pedpys() {
-    let Some(python) = python() else {
-        if std::env::var_os("CI").is_some() {
-            panic!(
-                "PedPy not installed (set THRONG_PEDPY_PYTHON or pip install pedpy), and CI is set"
-            );
-        }
-        eprintln!("!!!!! PedPy not installed: skipped !!!!!");
-        println!("!!!!! PedPy not installed: skipped !!!!!");
+    let Some(python) = support::headless::pedpy_python() else {
         return;
     };
     let (pos, vel) = frame();

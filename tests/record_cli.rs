@@ -5,29 +5,10 @@
 mod support;
 
 use std::path::Path;
-use std::process::Command;
 
 const LEVEL: &str = "tests/fixtures/levels/minimal.ron";
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn throng(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_throng"))
-        .args(args)
-        .current_dir(support::project_root())
-        .env_remove("DISPLAY")
-        .output()
-        .expect("binary runs");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).trim_end().to_string(),
-        stderr: String::from_utf8_lossy(&out.stderr).trim_end().to_string(),
-    }
-}
+use support::headless::throng;
 
 fn s(p: &Path) -> String {
     p.to_string_lossy().to_string()

@@ -24,60 +24,22 @@ const LEVEL: &str = "tests/fixtures/levels/minimal.ron";
 /// The measurement area: a 16 x 12 m rectangle over the spawn zone and the ring path's south.
 const AREA: [(f32, f32); 4] = [(-8.0, 4.0), (8.0, 4.0), (8.0, 16.0), (-8.0, 16.0)];
 
-fn python() -> Option<String> {
-    if let Ok(p) = std::env::var("THRONG_PEDPY_PYTHON") {
-        return Some(p);
-    }
-    let ok = Command::new("python3")
-        .args(["-c", "import pedpy"])
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false);
-    ok.then(|| "python3".to_string())
-}
-
-/// PedPy's Python, or None after a loud skip line; under CI a missing PedPy fails the test.
-fn pedpy_python() -> Option<String> {
-    let python = python();
-    if python.is_none() {
-        if std::env::var_os("CI").is_some() {
-            panic!(
-                "PedPy not installed (set THRONG_PEDPY_PYTHON or pip install pedpy), and CI is set"
-            );
-        }
-        eprintln!("!!!!! PedPy not installed: skipped !!!!!");
-        println!("!!!!! PedPy not installed: skipped !!!!!");
-    }
-    python
-}
-
 fn record(out: &Path, every: &str) {
     let out_s = out.to_string_lossy().to_string();
-    let run = Command::new(env!("CARGO_BIN_EXE_throng"))
-        .args([
-            "record",
-            LEVEL,
-            "--seconds",
-            "3",
-            "--people",
-            "60",
-            "--every",
-            every,
-            "--out",
-            &out_s,
-            "--threads",
-            "2",
-        ])
-        .current_dir(support::project_root())
-        .env_remove("DISPLAY")
-        .output()
-        .expect("throng runs");
-    assert!(
-        run.status.success(),
-        "{}\n{}",
-        String::from_utf8_lossy(&run.stdout),
-        String::from_utf8_lossy(&run.stderr)
-    );
+    support::headless::throng_ok(&[
+        "record",
+        LEVEL,
+        "--seconds",
+        "3",
+        "--people",
+        "60",
+        "--every",
+        every,
+        "--out",
+        &out_s,
+        "--threads",
+        "2",
+    ]);
 }
 
 /// (frames, people, mean density in AREA) counted from the SQLite rows.
@@ -149,7 +111,7 @@ fn close(a: f64, b: f64) -> bool {
 
 #[test]
 fn pedpy_reads_both_formats_as_throng_wrote_them() {
-    let Some(python) = pedpy_python() else {
+    let Some(python) = support::headless::pedpy_python() else {
         return;
     };
     let dir = tempfile::tempdir().expect("temp dir");
@@ -190,24 +152,22 @@ const BOTTLENECK_SECONDS: &str = "60";
 
 /// Records the bottleneck (the level's 250 people, its seed) at 10 fps, with the readings.
 fn record_bottleneck(out: &Path, readings: &Path) -> serde_json::Value {
-    let run = Command::new(env!("CARGO_BIN_EXE_throng"))
-        .args(["record", BOTTLENECK, "--seconds", BOTTLENECK_SECONDS])
-        // Every 6th step of 60 Hz: the frames are exactly the meters' samples (every 0.1 s).
-        .args(["--every", "6", "--threads", "2"])
-        .arg("--out")
-        .arg(out)
-        .arg("--readings")
-        .arg(readings)
-        .current_dir(support::project_root())
-        .env_remove("DISPLAY")
-        .output()
-        .expect("throng runs");
-    assert!(
-        run.status.success(),
-        "{}\n{}",
-        String::from_utf8_lossy(&run.stdout),
-        String::from_utf8_lossy(&run.stderr)
-    );
+    let (out_s, readings_s) = (out.to_string_lossy(), readings.to_string_lossy());
+    // Every 6th step of 60 Hz: the frames are exactly the meters' samples (every 0.1 s).
+    support::headless::throng_ok(&[
+        "record",
+        BOTTLENECK,
+        "--seconds",
+        BOTTLENECK_SECONDS,
+        "--every",
+        "6",
+        "--threads",
+        "2",
+        "--out",
+        &out_s,
+        "--readings",
+        &readings_s,
+    ]);
     let text = std::fs::read_to_string(readings).expect("the readings file");
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", readings.display()))
 }
@@ -247,7 +207,7 @@ fn relative(a: f64, b: f64) -> f64 {
 ///   before the non-overlap pass) reads 39 % high here, and fails.
 #[test]
 fn pedpy_measures_the_bottleneck_as_throng_reads_it() {
-    let Some(python) = pedpy_python() else {
+    let Some(python) = support::headless::pedpy_python() else {
         return;
     };
     let root = support::project_root();

@@ -3,6 +3,7 @@
 //! - [`gltf_builder`]: small self-contained glTF files built in code;
 //! - [`cpu`]: CPU time of the calling thread (load-proof "refused before the work" checks);
 //! - [`gl_checks`]: harness-less tests that check pixels in a real GL window;
+//! - [`headless`]: the binary run without a window, and PedPy's Python for the round trips;
 //! - [`live`]: a running game the test waits on line by line (no sleeps);
 //! - [`run`]: running the binary in a window (or Xvfb), screenshots and frame reports;
 //! - `assert_approx!` (from `throng::approx`): approximate equality of floats and glam vectors.
@@ -11,6 +12,7 @@
 pub mod cpu;
 pub mod gl_checks;
 pub mod gltf_builder;
+pub mod headless;
 pub mod live;
 pub mod models;
 pub mod run;
