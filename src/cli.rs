@@ -256,23 +256,7 @@ pub fn check_output_file(flag: &str, path: &Path) -> Result<(), String> {
     })
 }
 
-/// Checks a crowd size asked for on the command line against what the level holds
-/// (`flag` names the option in the message).
-pub fn check_crowd_fits(
-    level: &crate::level::Level,
-    flag: &str,
-    people: u32,
-) -> Result<(), String> {
-    let most = crate::level::validate::max_people(level);
-    if people > most {
-        return Err(format!(
-            "{flag} {people}: `{}` holds at most {most} people ({} per m² of free ground)",
-            level.name,
-            crate::level::validate::MAX_DENSITY
-        ));
-    }
-    Ok(())
-}
+pub use crate::level::validate::check_crowd_fits;
 
 #[cfg(test)]
 mod tests {

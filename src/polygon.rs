@@ -182,17 +182,21 @@ mod tests {
         ]
     }
 
-    #[test]
-    fn area_and_containment_of_a_concave_polygon() {
-        // An L: a 2 x 2 square less its top-right 1 x 1 quarter.
-        let l = [
+    /// An L: a 2 x 2 square less its top-right 1 x 1 quarter.
+    fn l_shape() -> [Vec2; 6] {
+        [
             Vec2::new(0.0, 0.0),
             Vec2::new(2.0, 0.0),
             Vec2::new(2.0, 1.0),
             Vec2::new(1.0, 1.0),
             Vec2::new(1.0, 2.0),
             Vec2::new(0.0, 2.0),
-        ];
+        ]
+    }
+
+    #[test]
+    fn area_and_containment_of_a_concave_polygon() {
+        let l = l_shape();
         assert_eq!(polygon_area(&l), 3.0);
         let mut reversed = l.to_vec();
         reversed.reverse();
@@ -204,14 +208,7 @@ mod tests {
 
     #[test]
     fn clipping_a_concave_polygon_keeps_its_exact_area() {
-        let l = [
-            Vec2::new(0.0, 0.0),
-            Vec2::new(2.0, 0.0),
-            Vec2::new(2.0, 1.0),
-            Vec2::new(1.0, 1.0),
-            Vec2::new(1.0, 2.0),
-            Vec2::new(0.0, 2.0),
-        ];
+        let l = l_shape();
         // The square from (0.5, 0.5) to (1.5, 1.5) overlaps the L in three quarters of itself.
         let part = clip_by_convex(&l, &square(0.5, 1.5));
         assert!((polygon_area(&part) - 0.75).abs() < 1e-6);
@@ -250,14 +247,7 @@ mod tests {
         );
         // Through both arms of an L (a 2 x 2 square less its top-right quarter): the notch
         // between them is left out.
-        let l = [
-            Vec2::new(0.0, 0.0),
-            Vec2::new(2.0, 0.0),
-            Vec2::new(2.0, 1.0),
-            Vec2::new(1.0, 1.0),
-            Vec2::new(1.0, 2.0),
-            Vec2::new(0.0, 2.0),
-        ];
+        let l = l_shape();
         let diagonal = segment_length_inside(&l, Vec2::new(0.0, 2.5), Vec2::new(2.5, 0.0));
         // Enters the top arm at (0.5, 2) .. leaves at (1, 1.5); enters the right arm at
         // (1.5, 1) .. leaves at (2, 0.5): two pieces of √0.5 each.

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use super::args::EvacuateArgs;
 use super::run::{run, Drill, Outcome};
 use super::{plot, report};
+use crate::level::validate::check_crowd_fits;
 use crate::level::{find_asset_root, load_level, Level};
 use crate::shown::shown;
 
@@ -41,21 +42,14 @@ pub struct Done {
 }
 
 /// The level as the game loads it; a bad file is refused with the loader's one line.
-fn load(path: &Path) -> Result<Level, Failure> {
+pub(crate) fn load(path: &Path) -> Result<Level, Failure> {
     load_level(path, &find_asset_root(path)).map_err(|e| Failure::Refused(e.to_string()))
 }
 
 /// Checks the command line's values against the level: the crowd fits, the alarm is inside.
 fn check_against_level(args: &EvacuateArgs, level: &Level) -> Result<(), Failure> {
     if let Some(people) = args.people {
-        let most = crate::level::validate::max_people(level);
-        if people > most {
-            return Err(Failure::Refused(format!(
-                "--people {people}: `{}` holds at most {most} people ({} per m² of free ground)",
-                crate::shown::one_line(&level.name),
-                crate::level::validate::MAX_DENSITY
-            )));
-        }
+        check_crowd_fits(level, "--people", people).map_err(Failure::Refused)?;
     }
     if let Some(at) = args.alarm {
         let b = level.bounds;

@@ -260,6 +260,19 @@ pub fn max_people(level: &Level) -> u32 {
     (free_area(level) * MAX_DENSITY).min(u32::MAX as f32) as u32
 }
 
+/// Checks a crowd size asked for on the command line (or the web page's `?crowd=`) against
+/// what the level holds; `flag` names the option in the message.
+pub fn check_crowd_fits(level: &Level, flag: &str, people: u32) -> Result<(), String> {
+    let most = max_people(level);
+    if people > most {
+        return Err(format!(
+            "{flag} {people}: `{}` holds at most {most} people ({MAX_DENSITY} per m² of free ground)",
+            crate::shown::one_line(&level.name),
+        ));
+    }
+    Ok(())
+}
+
 /// Free walking area in m²: the bounds minus the obstacles, by sampling a 200 x 200 grid. Each
 /// obstacle tests only the samples within its bounding circle, so the work follows the area
 /// obstacles cover rather than samples times obstacles.

@@ -12,8 +12,10 @@ use super::recorder::{Recorded, TrajectoryRecorder};
 use crate::clock::Instant;
 use crate::crowd::timed_alarms::TimedAlarms;
 use crate::crowd::{Crowd, StepInputs};
+use crate::evacuate::command::load;
 use crate::evacuate::Failure;
-use crate::level::{find_asset_root, load_level, Level};
+use crate::level::validate::check_crowd_fits;
+use crate::level::Level;
 use crate::shown::shown;
 
 /// Crowd steps per simulated second: frames are 1 / 60 s apart with `--every 1`.
@@ -29,10 +31,6 @@ pub struct RecordDone {
     pub write_ms: f64,
     /// What `--readings` wrote.
     pub readings: Option<Readings>,
-}
-
-fn load(path: &Path) -> Result<Level, Failure> {
-    load_level(path, &find_asset_root(path)).map_err(|e| Failure::Refused(e.to_string()))
 }
 
 /// The summary line: `recorded P people over F frames (S s at FPS fps) to FILE (B bytes)`.
@@ -63,14 +61,7 @@ fn folder_exists(option: &str, path: &Path) -> Result<(), Failure> {
 /// Every value checked against the level and the file system before any work.
 fn check(args: &RecordArgs, level: &Level) -> Result<(), Failure> {
     if let Some(people) = args.people {
-        let most = crate::level::validate::max_people(level);
-        if people > most {
-            return Err(Failure::Refused(format!(
-                "--people {people}: `{}` holds at most {most} people ({} per m² of free ground)",
-                crate::shown::one_line(&level.name),
-                crate::level::validate::MAX_DENSITY
-            )));
-        }
+        check_crowd_fits(level, "--people", people).map_err(Failure::Refused)?;
     }
     folder_exists("--out", &args.out)?;
     if let Some(readings) = &args.readings {
