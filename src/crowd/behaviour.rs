@@ -25,8 +25,9 @@ fn draw(range: &Range, r: f32) -> f32 {
 
 impl Crowd {
     /// Passes a waypoint once it is close or the next one is in plain sight. A walker pushed
-    /// back behind a door post after passing its waypoint turns back to it (checked every
-    /// `RECHECK_STEPS` steps, staggered, since a sight line costs a pass over the obstacles).
+    /// back behind a door post after passing its waypoint (its target out of sight) turns back
+    /// to it (checked every `RECHECK_STEPS` steps, staggered, since a sight line costs a pass
+    /// over the obstacles).
     fn follow_route(&mut self, i: usize) {
         const RECHECK_STEPS: u64 = 16;
         let p = self.pos[i];
@@ -42,7 +43,9 @@ impl Crowd {
             let due = (self.steps + i as u64).is_multiple_of(RECHECK_STEPS);
             if due && self.state[i] == AgentState::Walking {
                 let target = self.steering_target(i);
-                if !self.nav.clear_line(p, target) && self.nav.clear_line(p, back) {
+                // Back to the waypoint even when a wall hides it: the slide along walls finds
+                // the way round, where heading for a target behind a wall only presses on it.
+                if !self.nav.clear_line(p, target) {
                     self.route[i].insert(0, back);
                     if self.route[i].len() == 1 {
                         self.route[i].push(target);

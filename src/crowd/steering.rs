@@ -48,24 +48,25 @@ const MAX_ACCEL_SCATTER: f32 = 9.0;
 pub(super) const RUN_SPEED: f32 = 3.4;
 pub(super) const HERO_RADIUS: f32 = 0.35;
 /// The follow rule (Tordeux, Chraibi & Seyfried's collision-free speed model, 2016): a walker
-/// goes no faster than (headway − `FOLLOW_MIN_GAP`) / `FOLLOW_TIME`, the speed at which it would
-/// close the gap to the person ahead of it in `FOLLOW_TIME` seconds. This is what makes walking
-/// speed fall with density as in the laboratory (the fundamental diagram).
-/// Tuned with `throng validate` on the fundamental diagram and the bottleneck flows together
-/// (0.5 to 1 s, 0.3 to 0.45 m and file widths of 0.45 to 0.55 m were tried).
-const FOLLOW_TIME: f32 = 0.6;
-/// Centre-to-centre distance (m) at which a follower stands still. Below two body radii: where
-/// bodies touch, people in a packed crowd still shuffle forward (about 0.15 m/s), as they do.
-const FOLLOW_MIN_GAP: f32 = 0.3;
-/// Half the width of a walker's file (m): people ahead closer than this to its line are followed.
-const FILE_WIDTH: f32 = 2.0 * BODY_RADIUS + 0.1;
+/// goes no faster than its free distance / `FOLLOW_TIME`, the speed at which it would close the
+/// gap to the person ahead of it in `FOLLOW_TIME` seconds. This is what makes walking speed fall
+/// with density as in the laboratory (the fundamental diagram). The free distance is measured to
+/// where the bodies would touch (`DIAMETER` squarely ahead, less for someone offset to one side,
+/// nobody a diameter or more to the side), so the rule alone never walks anyone into the person
+/// ahead; the constraint pass is left with the pushes sideways. Tuned with `throng validate` on
+/// the fundamental diagram, the bottleneck flows and the evacuation together (0.45 to 0.7 s; see
+/// docs/CROWD.md, round 3).
+const FOLLOW_TIME: f32 = 0.5;
 /// People slower than this along the walker's heading (m/s) are passed, not followed: they stand,
 /// or come the other way, and the forces steer round them.
 const FOLLOW_MIN_SPEED: f32 = 0.05;
 
-/// The fastest a walker may go with `headway` metres to the person ahead of it in its file.
-fn follow_speed(headway: f32) -> f32 {
-    ((headway - FOLLOW_MIN_GAP) / FOLLOW_TIME).max(0.0)
+/// Two bodies touch at this centre distance (m).
+const DIAMETER: f32 = 2.0 * BODY_RADIUS;
+
+/// The fastest a walker may go with `free` metres before it would touch the person ahead.
+fn follow_speed(free: f32) -> f32 {
+    (free / FOLLOW_TIME).max(0.0)
 }
 
 /// The social force is capped at 8 times its strength: exp(x) for x up to ln 8.
@@ -209,8 +210,12 @@ fn pair_forces_body<const WALKING: bool>(n: &NeighbourLanes, a: &PairTerms) -> P
                 // touch if this walker kept going), limits how fast it can follow.
                 let along = -(a.hx * dx + a.hy * dy);
                 let lateral = (a.rx * dx + a.ry * dy).abs();
-                let in_file = (along > 0.0) & (lateral < FILE_WIDTH) & same_way;
-                headway[k] = headway[k].min(if in_file { along } else { f32::MAX });
+                let in_file = (along > 0.0) & (lateral < DIAMETER) & same_way;
+                // The free distance: how far this walker can go straight on before its body
+                // touches the other's (a body's diameter squarely ahead, less when offset).
+                let contact = (DIAMETER * DIAMETER - lateral * lateral).max(0.0).sqrt();
+                let free = along - contact;
+                headway[k] = headway[k].min(if in_file { free } else { f32::MAX });
             }
             ax[k] += fx;
             ay[k] += fy;
@@ -444,6 +449,13 @@ impl SteerContext<'_> {
             push: if standing { 0.5 } else { 1.0 },
         };
         let pairs = pair_forces(&self.neighbours(p), &terms, !standing);
+        // Follow: no faster than the gap to the person ahead allows (scattering people push on
+        // regardless).
+        let follow = if standing || scattering {
+            f32::MAX
+        } else {
+            follow_speed(pairs.headway)
+        };
         let desired = if standing {
             // Hold the spot; drift back gently if pushed off it.
             if dist > 0.3 {
@@ -457,13 +469,6 @@ impl SteerContext<'_> {
                 (dist / 1.5).min(1.0)
             } else {
                 1.0
-            };
-            // Follow: no faster than the gap to the person ahead allows (scattering people
-            // push on regardless).
-            let follow = if scattering {
-                f32::MAX
-            } else {
-                follow_speed(pairs.headway)
             };
             heading * (speed * arrive).min(follow)
         };
@@ -492,7 +497,10 @@ impl SteerContext<'_> {
                     let into = desired.dot(n);
                     if into < 0.0 {
                         let along = n.perp();
-                        let along = if along.dot(desired) >= 0.0 {
+                        // Squarely into the wall, the wish has no side: keep the way it
+                        // is already moving, or it would flip every step and stand still.
+                        let side = along.dot(desired) + along.dot(v);
+                        let along = if side >= 0.0 {
                             along
                         } else {
                             -along
@@ -514,12 +522,40 @@ impl SteerContext<'_> {
         } else {
             a.pref_speed[slot] * 1.3
         };
-        let nv = (v + accel * dt).clamp_length_max(max_speed);
+        let mut nv = (v + accel * dt).clamp_length_max(max_speed);
+        // The follow rule holds for the velocity walked, not only the one wished: pushes from
+        // behind and the forces do not carry anyone into the person ahead (issue #30: with the
+        // pushes passed on, narrow doors ran above the laboratory's flows and wide ones below).
+        let along = nv.dot(heading);
+        if along > follow {
+            nv -= heading * (along - follow);
+        }
+        let nv = self.stop_into_walls(p, nv, dt);
         if nv.is_finite() {
             nv
         } else {
             Vec2::ZERO
         }
+    }
+}
+
+impl SteerContext<'_> {
+    /// `v` without the part that would carry a body touching a wall further into it in `dt`:
+    /// that part would only be undone by the constraint pass, and a person kept "walking" into
+    /// a wall looks to the people behind like someone they can follow closely.
+    fn stop_into_walls(&self, p: Vec2, mut v: Vec2, dt: f32) -> Vec2 {
+        const TOUCHING: f32 = 0.05;
+        if self.obstacles.clearance_at_least(p) >= BODY_RADIUS + TOUCHING {
+            return v;
+        }
+        self.obstacles.for_each_near(p, |d, n| {
+            let gap = (d - BODY_RADIUS).max(0.0);
+            let into = -v.dot(n);
+            if gap < TOUCHING && into > gap / dt {
+                v += n * (into - gap / dt);
+            }
+        });
+        v
     }
 }
 
