@@ -101,6 +101,26 @@ fn bottleneck_flow_is_in_the_laboratory_range_and_grows_with_width() {
     let flows = measured(&rows, "bottleneck_flow");
     assert_eq!(flows.len(), 5);
     assert!(flows.windows(2).all(|w| w[1] > w[0]), "{flows:?}");
+    // The specific flow's trend over the widths, from the grid and from a hexagonal and a
+    // random start (each in the lab band and flat or slightly rising: `check` holds them).
+    assert_eq!(measured(&rows, "bottleneck_slope").len(), 1);
+    for arrangement in ["hexagonal", "random"] {
+        let name = format!("bottleneck_{arrangement}");
+        assert_eq!(measured(&rows, &name).len(), 5, "{name}");
+        assert_eq!(measured(&rows, &format!("{name}_slope")).len(), 1, "{name}");
+    }
+    assert_eq!(measured(&rows, "bottleneck_spread").len(), 5);
+    assert_safety_net(&rows, "bottleneck");
+}
+
+/// The non-overlap pass is a safety net: it moves someone in under 3 % of the person-steps,
+/// never more than 5 cm at once, in every run of `scenario`.
+fn assert_safety_net(rows: &[Row], scenario: &str) {
+    let shares = measured(rows, &format!("{scenario}_corrected_share"));
+    assert!(!shares.is_empty(), "{scenario}: no corrections reported");
+    assert!(shares.iter().all(|&s| s < 0.03), "{scenario}: {shares:?}");
+    let largest = measured(rows, &format!("{scenario}_correction_max"));
+    assert!(largest.iter().all(|&m| m < 0.05), "{scenario}: {largest:?}");
 }
 
 #[test]
@@ -123,6 +143,17 @@ fn evacuation_takes_longer_with_fewer_exits_and_nobody_is_left() {
     let times = measured(&rows, "evacuation");
     assert_eq!(times.len(), 2);
     assert!(times.iter().all(|t| t.is_finite()), "{times:?}");
+    // The same room from a hexagonal and a random start: everyone out, slower with two exits.
+    for arrangement in ["hexagonal", "random"] {
+        let from = measured(&rows, &format!("evacuation_{arrangement}"));
+        assert_eq!(from.len(), 2, "{arrangement}");
+        assert!(
+            from.iter().all(|t| t.is_finite()),
+            "{arrangement}: {from:?}"
+        );
+    }
+    assert_eq!(measured(&rows, "evacuation_spread").len(), 2);
+    assert_safety_net(&rows, "evacuation");
 }
 
 #[test]

@@ -56,7 +56,7 @@ pub(super) const HERO_RADIUS: f32 = 0.35;
 /// ahead; the constraint pass is left with the pushes sideways. Tuned with `throng validate` on
 /// the fundamental diagram, the bottleneck flows and the evacuation together (0.45 to 0.7 s; see
 /// docs/CROWD.md, round 3).
-const FOLLOW_TIME: f32 = 0.5;
+const FOLLOW_TIME: f32 = 0.55;
 /// People slower than this along the walker's heading (m/s) are passed, not followed: they stand,
 /// or come the other way, and the forces steer round them.
 const FOLLOW_MIN_SPEED: f32 = 0.05;
@@ -500,11 +500,7 @@ impl SteerContext<'_> {
                         // Squarely into the wall, the wish has no side: keep the way it
                         // is already moving, or it would flip every step and stand still.
                         let side = along.dot(desired) + along.dot(v);
-                        let along = if side >= 0.0 {
-                            along
-                        } else {
-                            -along
-                        };
+                        let along = if side >= 0.0 { along } else { -along };
                         let w = 1.0 - (gap / SLIDE_RANGE).max(0.0);
                         accel += (along - n) * (-into) * w / TAU;
                     }

@@ -4,7 +4,7 @@
 
 use glam::Vec2;
 
-use super::arena::{dt, spread, walled_level, Wall};
+use super::arena::{dt, spread, walled_level, Arrangement, Wall};
 use super::{Effort, Row};
 use crate::crowd::{Crowd, StepInputs};
 
@@ -19,9 +19,18 @@ const HALF_HEIGHT: f32 = 6.0;
 const DOOR_MARGIN: f32 = 0.3;
 /// After the last person is through, the strip just past the door must be empty this soon (s).
 const CLEAR_WITHIN: f32 = 10.0;
+/// People in the waiting area: 1.5 per m² of its 7.5 x 9 m.
+const PEOPLE: usize = 100;
+
+/// The least-squares slope of specific flow against door width must lie in this range (people
+/// per second per metre, per metre of width): flat or slightly rising, as in Seyfried et al.
+/// 2009 and Liao et al. 2014, where the specific flow stays near 1.6 to 2 from 0.8 to 2.4 m.
+pub const SLOPE: (f32, f32) = (-0.1, 0.3);
 
 #[derive(Debug, Clone, Copy)]
 pub struct Outcome {
+    pub arrangement: Arrangement,
+    pub seed: u64,
     pub width: f32,
     /// People per second through the door in the steady middle of the run.
     pub flow: f32,
@@ -39,8 +48,10 @@ impl Outcome {
     }
 }
 
-pub fn measure(width: f32, effort: Effort, seed: u64) -> Outcome {
-    let people = effort.pick(100, 60);
+pub fn measure(width: f32, effort: Effort, seed: u64, arrangement: Arrangement) -> Outcome {
+    // A hundred in the quick run too: with fewer, a wide door drains the waiting area before
+    // its flow is steady, and the trend over the widths drowns in the noise.
+    let people = PEOPLE;
     let door = width * 0.5;
     let wall_far = WALL_X + WALL_THICKNESS;
     let walls = [
@@ -60,7 +71,7 @@ pub fn measure(width: f32, effort: Effort, seed: u64) -> Outcome {
         (1.24, 1.44),
     );
     let mut rng = fastrand::Rng::with_seed(seed);
-    let starts = spread(
+    let starts = arrangement.place(
         people,
         Vec2::new(-8.5, -4.5),
         Vec2::new(-1.0, 4.5),
@@ -115,6 +126,8 @@ pub fn measure(width: f32, effort: Effort, seed: u64) -> Outcome {
         _ => 0.0,
     };
     Outcome {
+        arrangement,
+        seed,
         width,
         flow,
         left_behind_door: if last_pass.is_some() {
@@ -174,6 +187,7 @@ pub fn rows(outcomes: &[Outcome]) -> Vec<Row> {
             &o.corrections,
         ));
     }
+    rows.push(slope_row("bottleneck_slope", "width range", outcomes));
     for w in outcomes.windows(2) {
         rows.push(Row::new(
             "bottleneck_flow_growth",
@@ -182,6 +196,92 @@ pub fn rows(outcomes: &[Outcome]) -> Vec<Row> {
             w[1].flow - w[0].flow,
             "1/s",
             0.0,
+            f32::NAN,
+        ));
+    }
+    rows
+}
+
+/// Least-squares slope of the specific flow against the door width over `outcomes`.
+pub fn slope(outcomes: &[Outcome]) -> f32 {
+    let n = outcomes.len() as f32;
+    if n < 2.0 {
+        return f32::NAN;
+    }
+    let mean_w = outcomes.iter().map(|o| o.width).sum::<f32>() / n;
+    let mean_q = outcomes.iter().map(Outcome::specific_flow).sum::<f32>() / n;
+    let (mut cov, mut var) = (0.0, 0.0);
+    for o in outcomes {
+        cov += (o.width - mean_w) * (o.specific_flow() - mean_q);
+        var += (o.width - mean_w) * (o.width - mean_w);
+    }
+    cov / var
+}
+
+/// The slope's row, with the widths' middle as its parameter.
+fn slope_row(test: &str, parameter: &str, outcomes: &[Outcome]) -> Row {
+    let middle = outcomes.iter().map(|o| o.width).sum::<f32>() / outcomes.len().max(1) as f32;
+    Row::new(
+        test,
+        parameter,
+        middle,
+        slope(outcomes),
+        "1/m/s per m",
+        SLOPE.0,
+        SLOPE.1,
+    )
+}
+
+/// The rows of the runs from other starts (`starts`, each arrangement and seed over all of
+/// `WIDTHS` in order): specific flow in the band, nobody stuck and the slope, per start; and
+/// the spread of the specific flow over every start, the main run's included, per width.
+pub fn start_rows(main: &[Outcome], starts: &[Outcome]) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for run in starts.chunks(WIDTHS.len()) {
+        let Some(first) = run.first() else { continue };
+        let name = format!("bottleneck_{}", first.arrangement.name());
+        let parameter = format!("width (seed {})", first.seed);
+        for o in run {
+            let (low, high) = SPECIFIC_FLOW;
+            rows.push(Row::new(
+                &name,
+                &parameter,
+                o.width,
+                o.specific_flow(),
+                "1/m/s",
+                low,
+                high,
+            ));
+            rows.push(Row::new(
+                &format!("{name}_stuck"),
+                &parameter,
+                o.width,
+                o.stuck as f32,
+                "people",
+                0.0,
+                0.0,
+            ));
+        }
+        rows.push(slope_row(
+            &format!("{name}_slope"),
+            &format!("width range (seed {})", first.seed),
+            run,
+        ));
+    }
+    for m in main {
+        let flows: Vec<f32> = std::iter::once(m)
+            .chain(starts.iter().filter(|o| o.width == m.width))
+            .map(Outcome::specific_flow)
+            .collect();
+        let low = flows.iter().copied().fold(f32::INFINITY, f32::min);
+        let high = flows.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        rows.push(Row::new(
+            "bottleneck_spread",
+            "width",
+            m.width,
+            high - low,
+            "1/m/s",
+            f32::NAN,
             f32::NAN,
         ));
     }

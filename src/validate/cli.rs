@@ -106,6 +106,7 @@ mod tests {
             counterflow: counterflow::Outcome {
                 times: Vec::new(),
                 order: Vec::new(),
+                corrections: Default::default(),
             },
             attraction: None,
             rimea: None,

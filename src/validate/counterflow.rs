@@ -21,6 +21,8 @@ const REACH: f32 = 2.0;
 pub struct Outcome {
     pub times: Vec<f32>,
     pub order: Vec<f32>,
+    /// What the constraint pass moved over the run.
+    pub corrections: crate::crowd::Corrections,
 }
 
 impl Outcome {
@@ -52,12 +54,14 @@ pub fn measure(effort: Effort, seed: u64) -> Outcome {
     .map(|(k, p)| (p, if k % 2 == 0 { 1.0 } else { -1.0 }))
     .collect();
     let mut corridor = LoopCorridor::new(length, width, &starts, (1.24, 1.44), seed);
+    corridor.crowd.measure_corrections = true;
     let total = effort.pick(90.0, SETTLE_SECONDS + 5.0);
     let per_second = (1.0 / dt()).round() as usize;
     let mut along = Vec::new();
     let mut out = Outcome {
         times: vec![0.0],
         order: vec![lane_order(&corridor)],
+        corrections: Default::default(),
     };
     for step in 1..=(total / dt()) as usize {
         corridor.step(&mut along);
@@ -66,6 +70,7 @@ pub fn measure(effort: Effort, seed: u64) -> Outcome {
             out.order.push(lane_order(&corridor));
         }
     }
+    out.corrections = corridor.crowd.corrections;
     out
 }
 
@@ -133,6 +138,12 @@ pub fn rows(o: &Outcome) -> Vec<Row> {
         "share",
         MIN_ORDER,
         f32::NAN,
+    ));
+    rows.extend(super::correction_rows(
+        "counterflow",
+        "time",
+        SETTLE_SECONDS,
+        &o.corrections,
     ));
     rows
 }

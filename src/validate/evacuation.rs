@@ -4,7 +4,7 @@
 
 use glam::Vec2;
 
-use super::arena::{dt, spread, walled_level, Wall};
+use super::arena::{dt, walled_level, Arrangement, Wall};
 use super::{Effort, Row};
 use crate::crowd::{Crowd, StepInputs};
 
@@ -15,6 +15,8 @@ pub const DOOR: f32 = 1.2;
 pub const MIN_SLOWDOWN: f32 = 1.5;
 
 pub struct Outcome {
+    pub arrangement: Arrangement,
+    pub seed: u64,
     pub exits: usize,
     pub people: usize,
     /// Seconds until the last person was out (infinite: someone never got out).
@@ -27,7 +29,7 @@ pub struct Outcome {
 /// The four exits' outward directions: east, north, west, south.
 const EXITS: [Vec2; 4] = [Vec2::X, Vec2::Y, Vec2::NEG_X, Vec2::NEG_Y];
 
-pub fn measure(exits: usize, effort: Effort, seed: u64) -> Outcome {
+pub fn measure(exits: usize, effort: Effort, seed: u64, arrangement: Arrangement) -> Outcome {
     let people = effort.pick(500, 250);
     let open = &EXITS[..exits.clamp(1, 4)];
     let mut walls = Vec::new();
@@ -48,7 +50,7 @@ pub fn measure(exits: usize, effort: Effort, seed: u64) -> Outcome {
     );
     let mut rng = fastrand::Rng::with_seed(seed);
     let inner = HALF_ROOM - 0.5;
-    let starts = spread(people, Vec2::splat(-inner), Vec2::splat(inner), &mut rng);
+    let starts = arrangement.place(people, Vec2::splat(-inner), Vec2::splat(inner), &mut rng);
     let agents: Vec<(Vec2, Vec<Vec2>)> = starts
         .into_iter()
         .map(|p| {
@@ -80,6 +82,8 @@ pub fn measure(exits: usize, effort: Effort, seed: u64) -> Outcome {
         }
     }
     Outcome {
+        arrangement,
+        seed,
         exits: open.len(),
         people,
         seconds,
@@ -125,5 +129,68 @@ pub fn rows(all_open: &Outcome, half_open: &Outcome) -> Vec<Row> {
         MIN_SLOWDOWN,
         f32::NAN,
     ));
+    rows
+}
+
+/// The rows of the runs from other starts (`starts`: pairs of four and two exits): nobody left
+/// inside and the slowdown, per start; and the spread of the times over every start, the main
+/// pair included, per number of exits.
+pub fn start_rows(main: (&Outcome, &Outcome), starts: &[(Outcome, Outcome)]) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for (all_open, half_open) in starts {
+        let name = format!("evacuation_{}", all_open.arrangement.name());
+        let parameter = format!("exits (seed {})", all_open.seed);
+        for o in [all_open, half_open] {
+            rows.push(Row::new(
+                &name,
+                &parameter,
+                o.exits as f32,
+                o.seconds,
+                "s",
+                f32::NAN,
+                f32::NAN,
+            ));
+            rows.push(Row::new(
+                &format!("{name}_left_inside"),
+                &parameter,
+                o.exits as f32,
+                o.inside as f32,
+                "people",
+                0.0,
+                0.0,
+            ));
+        }
+        rows.push(Row::new(
+            &format!("{name}_slowdown"),
+            &parameter,
+            half_open.exits as f32,
+            half_open.seconds / all_open.seconds,
+            "ratio",
+            MIN_SLOWDOWN,
+            f32::NAN,
+        ));
+    }
+    for (which, m) in [main.0, main.1].into_iter().enumerate() {
+        let times: Vec<f32> = std::iter::once(m.seconds)
+            .chain(starts.iter().map(|pair| {
+                if which == 0 {
+                    pair.0.seconds
+                } else {
+                    pair.1.seconds
+                }
+            }))
+            .collect();
+        let low = times.iter().copied().fold(f32::INFINITY, f32::min);
+        let high = times.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        rows.push(Row::new(
+            "evacuation_spread",
+            "exits",
+            m.exits as f32,
+            high - low,
+            "s",
+            f32::NAN,
+            f32::NAN,
+        ));
+    }
     rows
 }

@@ -46,6 +46,8 @@ pub struct Point {
     pub speed: f32,
     /// The line method at the line across the middle and at the one across the seam.
     pub lines: [LineMean; 2],
+    /// What the constraint pass moved over the measurement.
+    pub corrections: crate::crowd::Corrections,
 }
 
 impl Point {
@@ -192,6 +194,7 @@ pub fn measure(density: f32, effort: Effort, seed: u64, arrangement: Arrangement
         corridor.step(&mut along);
     }
     let lateral: Vec<f32> = corridor.crowd.pos.iter().take(count).map(|p| p.y).collect();
+    corridor.crowd.measure_corrections = true;
     let (mut people, mut speed_sum) = (0usize, 0.0f64);
     // The lines across the middle and across the seam, sampled at the game's meters' rate:
     // neighbouring steps' frames would add little but time.
@@ -238,6 +241,7 @@ pub fn measure(density: f32, effort: Effort, seed: u64, arrangement: Arrangement
             0.0
         },
         lines: [line_sums[0].mean(), line_sums[1].mean()],
+        corrections: corridor.crowd.corrections,
     }
 }
 
@@ -346,6 +350,12 @@ pub fn rows(points: &[Point]) -> Vec<Row> {
             "1/m/s",
             flow_low,
             f32::NAN,
+        ));
+        rows.extend(super::correction_rows(
+            "fundamental_diagram",
+            "density",
+            p.nominal,
+            &p.corrections,
         ));
     }
     for w in points.windows(2) {

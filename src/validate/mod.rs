@@ -175,18 +175,13 @@ fn run_scenarios(effort: Effort, only: &[String], mut progress: impl FnMut(&str)
         rows.extend(fundamental::line_rows(&fundamental));
         // The same corridor from every other start: the curve must not come from the grid.
         let mut starts = Vec::new();
-        for arrangement in Arrangement::ALL {
-            for s in effort.pick(&[1u64, 2, 3][..], &[1u64][..]) {
-                if (arrangement, *s) == (Arrangement::Grid, seed) {
-                    continue;
-                }
-                progress(&format!(
-                    "fundamental diagram from a {} start, seed {s}",
-                    arrangement.name()
-                ));
-                for d in fundamental::DENSITIES {
-                    starts.push(fundamental::measure(d, effort, *s, arrangement));
-                }
+        for (arrangement, s) in other_starts(effort, seed) {
+            progress(&format!(
+                "fundamental diagram from a {} start, seed {s}",
+                arrangement.name()
+            ));
+            for d in fundamental::DENSITIES {
+                starts.push(fundamental::measure(d, effort, s, arrangement));
             }
         }
         rows.extend(fundamental::start_rows(&fundamental, &starts));
@@ -196,13 +191,25 @@ fn run_scenarios(effort: Effort, only: &[String], mut progress: impl FnMut(&str)
     if wanted("bottleneck") {
         for w in bottleneck::WIDTHS {
             progress(&format!("bottleneck {w} m wide"));
-            bottleneck.push(bottleneck::measure(w, effort, seed));
+            bottleneck.push(bottleneck::measure(w, effort, seed, Arrangement::Grid));
         }
         rows.extend(bottleneck::rows(&bottleneck));
+        let mut starts = Vec::new();
+        for (arrangement, s) in other_starts(effort, seed) {
+            progress(&format!(
+                "bottleneck from a {} start, seed {s}",
+                arrangement.name()
+            ));
+            for w in bottleneck::WIDTHS {
+                starts.push(bottleneck::measure(w, effort, s, arrangement));
+            }
+        }
+        rows.extend(bottleneck::start_rows(&bottleneck, &starts));
     }
     let mut counterflow = counterflow::Outcome {
         times: Vec::new(),
         order: Vec::new(),
+        corrections: Default::default(),
     };
     if wanted("counterflow") {
         progress("counterflow");
@@ -218,10 +225,22 @@ fn run_scenarios(effort: Effort, only: &[String], mut progress: impl FnMut(&str)
     }
     if wanted("evacuation") {
         progress("evacuation, 4 exits");
-        let all = evacuation::measure(4, effort, seed);
+        let all = evacuation::measure(4, effort, seed, Arrangement::Grid);
         progress("evacuation, 2 exits");
-        let half = evacuation::measure(2, effort, seed);
+        let half = evacuation::measure(2, effort, seed, Arrangement::Grid);
         rows.extend(evacuation::rows(&all, &half));
+        let mut starts = Vec::new();
+        for (arrangement, s) in other_starts(effort, seed) {
+            progress(&format!(
+                "evacuation from a {} start, seed {s}",
+                arrangement.name()
+            ));
+            starts.push((
+                evacuation::measure(4, effort, s, arrangement),
+                evacuation::measure(2, effort, s, arrangement),
+            ));
+        }
+        rows.extend(evacuation::start_rows((&all, &half), &starts));
     }
     let mut attraction = None;
     if wanted("attraction") {
@@ -254,6 +273,17 @@ fn run_scenarios(effort: Effort, only: &[String], mut progress: impl FnMut(&str)
         rimea,
         alarm,
     }
+}
+
+/// Every starting arrangement with each of the effort's seeds, less the main run's (the grid
+/// with `seed`): the starts a scenario's targets must also hold from.
+fn other_starts(effort: Effort, seed: u64) -> Vec<(Arrangement, u64)> {
+    let seeds = effort.pick(&[1u64, 2, 3][..], &[1u64][..]);
+    Arrangement::ALL
+        .into_iter()
+        .flat_map(|a| seeds.iter().map(move |&s| (a, s)))
+        .filter(|&start| start != (Arrangement::Grid, seed))
+        .collect()
 }
 
 /// How much the constraint pass moved people in one run (reported, no target): the share of
