@@ -183,14 +183,14 @@ impl SimSamples {
 
     pub fn row(
         &self,
-        variant: super::SimVariant,
+        variant: &str,
         agents: u32,
         close_pairs: usize,
         machine: &super::Machine,
     ) -> SimRow {
         let step = median(&self.step);
         SimRow {
-            variant: variant.name().to_string(),
+            variant: variant.to_string(),
             agents,
             frames: self.step.len() as u32,
             step_ms_median: step,

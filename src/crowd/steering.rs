@@ -500,11 +500,7 @@ impl SteerContext<'_> {
                         // Squarely into the wall, the wish has no side: keep the way it
                         // is already moving, or it would flip every step and stand still.
                         let side = along.dot(desired) + along.dot(v);
-                        let along = if side >= 0.0 {
-                            along
-                        } else {
-                            -along
-                        };
+                        let along = if side >= 0.0 { along } else { -along };
                         let w = 1.0 - (gap / SLIDE_RANGE).max(0.0);
                         accel += (along - n) * (-into) * w / TAU;
                     }
