@@ -168,15 +168,21 @@ pub fn timed_cpu_frame_of(
         lod_colors: false,
     };
     let agents = &game.agents;
-    pack_markers(
-        &opts,
-        &agents.pos,
-        &agents.heading,
-        &agents.color,
-        |_| 1.0,
-        &mut packed.lod_state,
-        &mut packed.instances,
-    );
+    let PackedCrowd {
+        instances,
+        lod_state,
+    } = packed;
+    agents.on_pool(|| {
+        pack_markers(
+            &opts,
+            &agents.pos,
+            &agents.heading,
+            &agents.color,
+            |_| 1.0,
+            lod_state,
+            instances,
+        )
+    });
     let cull = t1.elapsed().as_secs_f64() * 1000.0;
     let visible = packed.instances.iter().map(Vec::len).sum::<usize>() / MARKER_FLOATS;
     (sim, cull, visible)

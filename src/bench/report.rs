@@ -246,7 +246,7 @@ pub fn sim_table(rows: &[SimRow]) -> String {
     };
     let _ = write!(
         s,
-        "{:<8} {:>7} {:>8} {:>7} {:>7}",
+        "{:<12} {:>7} {:>8} {:>7} {:>7}",
         "variant", "agents", "step ms", "p95 ms", "ns/agt"
     );
     for p in PHASES {
@@ -265,7 +265,7 @@ pub fn sim_table(rows: &[SimRow]) -> String {
             .unwrap_or_default();
         let _ = write!(
             s,
-            "{:<8} {:>7} {:>8.2} {} {:>7.0}",
+            "{:<12} {:>7} {:>8.2} {} {:>7.0}",
             r.variant,
             r.agents,
             r.step_ms_median,
