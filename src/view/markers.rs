@@ -113,37 +113,34 @@ pub fn pack_markers(
         stretches.push(mine);
     }
     let states = &lod_state[..n];
-    stretches
-        .into_par_iter()
-        .enumerate()
-        .for_each(|(c, mine)| {
-            let mut at = [0usize; 3];
-            let first = c * PACK_CHUNK;
-            for i in first..(first + PACK_CHUNK).min(n) {
-                // The same tests as the first pass, with the level it settled.
-                let scale = scale_of(i);
-                if scale <= 0.0 {
-                    continue;
-                }
-                let p = positions[i];
-                let lod = if opts.lod.is_some() {
-                    states[i]
-                } else {
-                    Lod::Near
-                };
-                let Ok(b) = bucket_of(opts, marker_centre(p), lod) else {
-                    continue;
-                };
-                let tint = if opts.lod_colors {
-                    LOD_COLORS[lod.index()]
-                } else {
-                    colors[i]
-                };
-                let floats = [p.x, p.y, headings[i], scale, tint.x, tint.y, tint.z];
-                mine[b][at[b]..at[b] + MARKER_FLOATS].copy_from_slice(&floats);
-                at[b] += MARKER_FLOATS;
+    stretches.into_par_iter().enumerate().for_each(|(c, mine)| {
+        let mut at = [0usize; 3];
+        let first = c * PACK_CHUNK;
+        for i in first..(first + PACK_CHUNK).min(n) {
+            // The same tests as the first pass, with the level it settled.
+            let scale = scale_of(i);
+            if scale <= 0.0 {
+                continue;
             }
-        });
+            let p = positions[i];
+            let lod = if opts.lod.is_some() {
+                states[i]
+            } else {
+                Lod::Near
+            };
+            let Ok(b) = bucket_of(opts, marker_centre(p), lod) else {
+                continue;
+            };
+            let tint = if opts.lod_colors {
+                LOD_COLORS[lod.index()]
+            } else {
+                colors[i]
+            };
+            let floats = [p.x, p.y, headings[i], scale, tint.x, tint.y, tint.z];
+            mine[b][at[b]..at[b] + MARKER_FLOATS].copy_from_slice(&floats);
+            at[b] += MARKER_FLOATS;
+        }
+    });
     counts
 }
 
