@@ -196,14 +196,19 @@ impl Extractor {
             show_culled: view.cull_view,
             head_turns: Some(&game.head_turns),
         };
-        pack_crowd(
-            &opts,
-            &game.agents,
-            assets,
-            appear,
-            &mut self.lod_state,
-            &mut self.skinned,
-        );
+        let shown = game.appear();
+        let (lod_state, skinned) = (&mut self.lod_state, &mut self.skinned);
+        let (assets, agents) = (&*assets, &game.agents);
+        agents.on_pool(|| {
+            pack_crowd(
+                &opts,
+                agents,
+                assets,
+                |i| shown.scale(i, pop_in),
+                lod_state,
+                skinned,
+            )
+        });
         // Only the follow camera goes where it did not choose to look at people: an orbit or
         // fly camera brought close to someone is there to see them.
         if game.camera.mode == crate::level::CameraMode::Follow {
@@ -237,15 +242,19 @@ impl Extractor {
         let pop_in = &self.pop_in;
         let a = &game.agents;
         let (drawn_pos, drawn_heading) = a.drawn_poses();
-        let counts = pack_markers(
-            &opts,
-            drawn_pos,
-            drawn_heading,
-            &a.color,
-            |i| game.appear_scale(i, pop_in),
-            &mut self.lod_state,
-            &mut self.markers,
-        );
+        let appear = game.appear();
+        let (lod_state, markers) = (&mut self.lod_state, &mut self.markers);
+        let counts = a.on_pool(|| {
+            pack_markers(
+                &opts,
+                drawn_pos,
+                drawn_heading,
+                &a.color,
+                |i| appear.scale(i, pop_in),
+                lod_state,
+                markers,
+            )
+        });
         let people = PeopleCounts {
             drawn: self.markers.iter().map(Vec::len).sum::<usize>() / MARKER_FLOATS,
             culled: counts.culled,

@@ -114,6 +114,12 @@ pub struct BenchArgs {
     /// DIR/recording.csv. A file of 120 frames of 10,000 people is about 75 MB in SQLite.
     #[arg(long)]
     pub recording: bool,
+    /// Headless: crowd step rates to measure, comma-separated (60 and/or 30; default: the
+    /// level's `crowd.tick_hz`). Each variant runs at each rate; rows at a rate other than 60
+    /// are named after it (`full-30hz`, `sim-lod-30hz`), and one of their frames is one crowd
+    /// step (1/30 s), so `step ms` compares with the 30 Hz budget (16.7 ms).
+    #[arg(long, value_name = "HZ,..", value_parser = parse_crowd_rates)]
+    pub crowd_hz: Option<CrowdRates>,
     /// Folder for bench.csv, bench.json (where and how it was measured), bench.png and the
     /// last frame of each run.
     #[arg(long, default_value = "bench-out")]
@@ -167,8 +173,21 @@ impl BenchArgs {
             .map_or_else(|| BenchMode::DEFAULT.to_vec(), |m| m.0.clone())
     }
 
+    /// The crowd step rates to measure headless: those asked for, else the level's own.
+    pub fn crowd_rates(&self, level_hz: u32) -> Vec<u32> {
+        self.crowd_hz
+            .as_ref()
+            .map_or_else(|| vec![level_hz], |r| r.0.clone())
+    }
+
     /// A combination of options that cannot mean anything, found before any work.
     pub fn conflict(&self) -> Option<String> {
+        if self.crowd_hz.is_some() && !self.headless {
+            return Some(
+                "--crowd-hz measures the simulation's step rates without a window; add --headless"
+                    .into(),
+            );
+        }
         if self.recording && !self.headless {
             return Some(
                 "--recording measures `throng record` without a window; add --headless".into(),
@@ -187,6 +206,29 @@ pub struct Sizes(pub Vec<u32>);
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Modes(pub Vec<BenchMode>);
+
+/// Crowd step rates (Hz), each one of `level::CROWD_TICK_RATES`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CrowdRates(pub Vec<u32>);
+
+pub fn parse_crowd_rates(s: &str) -> Result<CrowdRates, String> {
+    let allowed = crate::level::CROWD_TICK_RATES
+        .map(|r| r.to_string())
+        .join(" or ");
+    let mut out = Vec::new();
+    for part in s.split(',').map(str::trim) {
+        let hz = part
+            .parse::<u32>()
+            .ok()
+            .filter(|hz| crate::level::CROWD_TICK_RATES.contains(hz))
+            .ok_or_else(|| format!("`{part}` is not a crowd step rate; allowed: {allowed}"))?;
+        if out.contains(&hz) {
+            return Err(format!("{hz} is listed twice"));
+        }
+        out.push(hz);
+    }
+    Ok(CrowdRates(out))
+}
 
 /// Measured frames per size and mode.
 pub fn parse_bench_frames(s: &str) -> Result<u32, String> {
@@ -286,6 +328,15 @@ mod tests {
         assert_eq!(
             parse_modes("pipeline,naive"),
             Ok(Modes(vec![BenchMode::Pipeline, BenchMode::Naive]))
+        );
+        assert_eq!(parse_crowd_rates("60,30"), Ok(CrowdRates(vec![60, 30])));
+        assert_eq!(
+            parse_crowd_rates("60,45").unwrap_err(),
+            "`45` is not a crowd step rate; allowed: 60 or 30"
+        );
+        assert_eq!(
+            parse_crowd_rates("30,30").unwrap_err(),
+            "30 is listed twice"
         );
         assert_eq!(
             parse_modes("pipeline,fast").unwrap_err(),

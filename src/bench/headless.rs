@@ -4,7 +4,7 @@
 use super::args::{BenchArgs, BenchMode};
 use super::estimate::{announce_plan, calibration_sizes, CostModel, RunCost};
 use super::report::{sim_csv, SimRow, SimSamples};
-use super::{bench_game, camera_for_frame, timed_cpu_frame, Machine, PackedCrowd, BENCH_ASPECT};
+use super::{bench_game, camera_for_frame, timed_cpu_frame_of, Machine, PackedCrowd, BENCH_ASPECT};
 use crate::clock::Instant;
 use crate::game::{Game, SimViewPolicy};
 use crate::level::{Level, Placed, ThingKind};
@@ -119,10 +119,36 @@ impl Levels<'_> {
     }
 }
 
-fn variant_game(levels: &Levels, agents: u32, seed: u64, variant: SimVariant) -> Game {
-    let level = levels.of(variant);
+/// One headless run's kind: a variant at a crowd step rate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Run {
+    variant: SimVariant,
+    hz: u32,
+}
+
+impl Run {
+    /// The row's name: the variant's, with the rate after it when it is not the world's 60 Hz
+    /// (`full-30hz`), so rows of both rates sit in one table.
+    fn name(self) -> String {
+        if self.hz == crate::level::CROWD_TICK_RATES[0] {
+            self.variant.name().to_string()
+        } else {
+            format!("{}-{}hz", self.variant.name(), self.hz)
+        }
+    }
+
+    /// Wall seconds of one measured frame: one crowd step at this rate (two world steps at
+    /// 30 Hz; 1/30 is exactly twice 1/60 in binary, so the clock never splits them).
+    fn frame_seconds(self) -> f64 {
+        1.0 / f64::from(self.hz.max(1))
+    }
+}
+
+fn variant_game(levels: &Levels, agents: u32, seed: u64, run: Run) -> Game {
+    let level = levels.of(run.variant);
     let mut game = bench_game(level, agents, seed);
-    game.sim_view_policy = (variant == SimVariant::SimLod).then_some(SimViewPolicy {
+    game.set_crowd_tick_hz(Some(run.hz));
+    game.sim_view_policy = (run.variant == SimVariant::SimLod).then_some(SimViewPolicy {
         aspect: BENCH_ASPECT,
         far: level.lod.far,
     });
@@ -134,24 +160,31 @@ fn frame(
     game: &mut Game,
     level: &Level,
     (i, n): (u32, u32),
+    run: Run,
     packed: &mut PackedCrowd,
 ) -> (f64, f64, usize) {
     let camera = camera_for_frame(level, i, n);
     game.camera = camera;
-    timed_cpu_frame(game, BenchMode::Pipeline, &camera, packed)
+    timed_cpu_frame_of(
+        game,
+        BenchMode::Pipeline,
+        &camera,
+        packed,
+        run.frame_seconds(),
+    )
 }
 
-/// Mean frame time (ms) of `variant` at `agents` (one frame to settle, then three timed), and
+/// Mean frame time (ms) of `run` at `agents` (one frame to settle, then three timed), and
 /// what setting the run up took.
-fn calibrate(levels: &Levels, seed: u64, variant: SimVariant, agents: u32) -> (f64, f64) {
+fn calibrate(levels: &Levels, seed: u64, run: Run, agents: u32) -> (f64, f64) {
     let level = levels.plain;
     let setup_start = Instant::now();
-    let mut game = variant_game(levels, agents, seed, variant);
+    let mut game = variant_game(levels, agents, seed, run);
     let setup = setup_start.elapsed().as_secs_f64() * 1000.0;
     let mut packed = PackedCrowd::default();
     let mut sum = 0.0;
     for i in 0..4 {
-        let (sim, cull, _) = frame(&mut game, level, (i, 4), &mut packed);
+        let (sim, cull, _) = frame(&mut game, level, (i, 4), run, &mut packed);
         if i > 0 {
             sum += sim + cull;
         }
@@ -178,11 +211,16 @@ pub fn run_headless(args: &BenchArgs, level: &Level) -> HeadlessRun {
         }
     }
     let levels = &levels;
+    let runs: Vec<Run> = args
+        .crowd_rates(level.crowd.tick_hz)
+        .into_iter()
+        .flat_map(|hz| variants.iter().map(move |&variant| Run { variant, hz }))
+        .collect();
     let machine = Machine::here();
     let (warmup, frames) = (args.warmup(), args.frames());
     let total = warmup + frames;
     let (small, large) = calibration_sizes(args.sizes());
-    let models: Vec<RunCost> = variants
+    let models: Vec<RunCost> = runs
         .iter()
         .map(|&v| {
             let (frame_small, setup_small) = calibrate(levels, args.seed, v, small);
@@ -198,17 +236,18 @@ pub fn run_headless(args: &BenchArgs, level: &Level) -> HeadlessRun {
     let mut rows = Vec::new();
     let mut packed = PackedCrowd::default();
     for &agents in args.sizes() {
-        for &variant in &variants {
-            let mut game = variant_game(levels, agents, args.seed, variant);
+        for &run in &runs {
+            let mut game = variant_game(levels, agents, args.seed, run);
             let mut s = SimSamples::default();
+            let name = run.name();
             for i in 0..total {
-                let (sim, cull, visible) = frame(&mut game, level, (i, total), &mut packed);
+                let (sim, cull, visible) = frame(&mut game, level, (i, total), run, &mut packed);
                 if i >= warmup {
                     s.push(sim, cull, visible, game.agents.timings());
                 }
-                progress.frame(variant.name(), agents, i, total, warmup);
+                progress.frame(&name, agents, i, total, warmup);
             }
-            rows.push(s.row(variant, agents, game.agents.close_pairs(0.35), &machine));
+            rows.push(s.row(&name, agents, game.agents.close_pairs(0.35), &machine));
             super::save_rows_so_far(args, &sim_csv(&rows));
             progress.run_done();
         }

@@ -143,8 +143,20 @@ pub fn timed_cpu_frame(
     camera: &CameraRig,
     packed: &mut PackedCrowd,
 ) -> (f64, f64, usize) {
+    timed_cpu_frame_of(game, mode, camera, packed, BENCH_DT)
+}
+
+/// `timed_cpu_frame` for a frame of `seconds` (the headless bench's 30 Hz rows step the crowd
+/// once per 1/30 s frame).
+pub fn timed_cpu_frame_of(
+    game: &mut Game,
+    mode: BenchMode,
+    camera: &CameraRig,
+    packed: &mut PackedCrowd,
+    seconds: f64,
+) -> (f64, f64, usize) {
     let t0 = Instant::now();
-    game.frame(BENCH_DT, &FrameInput::default());
+    game.frame(seconds, &FrameInput::default());
     let sim = t0.elapsed().as_secs_f64() * 1000.0;
     let t1 = Instant::now();
     let frustum = Frustum::from_view_projection(&camera.view_projection(BENCH_ASPECT));
@@ -156,15 +168,21 @@ pub fn timed_cpu_frame(
         lod_colors: false,
     };
     let agents = &game.agents;
-    pack_markers(
-        &opts,
-        &agents.pos,
-        &agents.heading,
-        &agents.color,
-        |_| 1.0,
-        &mut packed.lod_state,
-        &mut packed.instances,
-    );
+    let PackedCrowd {
+        instances,
+        lod_state,
+    } = packed;
+    agents.on_pool(|| {
+        pack_markers(
+            &opts,
+            &agents.pos,
+            &agents.heading,
+            &agents.color,
+            |_| 1.0,
+            lod_state,
+            instances,
+        )
+    });
     let cull = t1.elapsed().as_secs_f64() * 1000.0;
     let visible = packed.instances.iter().map(Vec::len).sum::<usize>() / MARKER_FLOATS;
     (sim, cull, visible)

@@ -183,14 +183,14 @@ impl SimSamples {
 
     pub fn row(
         &self,
-        variant: super::SimVariant,
+        variant: &str,
         agents: u32,
         close_pairs: usize,
         machine: &super::Machine,
     ) -> SimRow {
         let step = median(&self.step);
         SimRow {
-            variant: variant.name().to_string(),
+            variant: variant.to_string(),
             agents,
             frames: self.step.len() as u32,
             step_ms_median: step,
@@ -246,7 +246,7 @@ pub fn sim_table(rows: &[SimRow]) -> String {
     };
     let _ = write!(
         s,
-        "{:<8} {:>7} {:>8} {:>7} {:>7}",
+        "{:<12} {:>7} {:>8} {:>7} {:>7}",
         "variant", "agents", "step ms", "p95 ms", "ns/agt"
     );
     for p in PHASES {
@@ -265,7 +265,7 @@ pub fn sim_table(rows: &[SimRow]) -> String {
             .unwrap_or_default();
         let _ = write!(
             s,
-            "{:<8} {:>7} {:>8.2} {} {:>7.0}",
+            "{:<12} {:>7} {:>8.2} {} {:>7.0}",
             r.variant,
             r.agents,
             r.step_ms_median,

@@ -68,7 +68,12 @@ impl Crowd {
                 if let Some(dir) = face.filter(|d| d.length_squared() > 1e-6) {
                     // Heading 0 faces -Z: forward is (-sin h, -cos h).
                     let target = fast_atan2(-dir.x, -dir.y);
-                    let mut delta = (target - *heading) % std::f32::consts::TAU;
+                    // `%` is a libm call (fmodf); below a full turn it returns its input
+                    // unchanged, bit for bit, so it only runs for the rare larger gap.
+                    let mut delta = target - *heading;
+                    if delta.abs() >= std::f32::consts::TAU {
+                        delta %= std::f32::consts::TAU;
+                    }
                     if delta > std::f32::consts::PI {
                         delta -= std::f32::consts::TAU;
                     } else if delta < -std::f32::consts::PI {

@@ -92,27 +92,33 @@ impl HeadTurns {
         &mut self,
         pos: &[Vec2],
         heading: &[f32],
-        eye_height: impl Fn(usize) -> f32,
+        eye_height: impl Fn(usize) -> f32 + Sync,
         hero: Option<Vec3>,
         dt: f32,
     ) {
+        use rayon::prelude::*;
         let n = pos.len().min(heading.len());
         self.yaw.resize(n, 0.0);
         self.pitch.resize(n, 0.0);
         let reach2 = (LOOK_REACH + 0.5) * (LOOK_REACH + 0.5);
-        for i in 0..n {
-            let (yaw, pitch) = (self.yaw[i], self.pitch[i]);
-            // Most people are far and already straight: skip them without any trigonometry.
-            let near = hero.filter(|h| Vec2::new(h.x, h.z).distance_squared(pos[i]) <= reach2);
-            if near.is_none() && yaw == 0.0 && pitch == 0.0 {
-                continue;
-            }
-            let (ty, tp) = near.map_or((0.0, 0.0), |h| {
-                look_target(pos[i], heading[i], eye_height(i), h)
+        // Each person's turn depends only on their own: the pool's threads share the crowd.
+        self.yaw
+            .par_iter_mut()
+            .zip(self.pitch.par_iter_mut())
+            .enumerate()
+            .with_min_len(4096)
+            .for_each(|(i, (yaw, pitch))| {
+                // Most people are far and already straight: skip them without any trigonometry.
+                let near = hero.filter(|h| Vec2::new(h.x, h.z).distance_squared(pos[i]) <= reach2);
+                if near.is_none() && *yaw == 0.0 && *pitch == 0.0 {
+                    return;
+                }
+                let (ty, tp) = near.map_or((0.0, 0.0), |h| {
+                    look_target(pos[i], heading[i], eye_height(i), h)
+                });
+                *yaw = ease(*yaw, ty, dt);
+                *pitch = ease(*pitch, tp, dt);
             });
-            self.yaw[i] = ease(yaw, ty, dt);
-            self.pitch[i] = ease(pitch, tp, dt);
-        }
     }
 
     /// Person i's turn, (0, 0) for anyone not (yet) updated.

@@ -534,6 +534,29 @@ impl Crowd {
         });
     }
 
+    /// Runs `f` on the crowd's thread pool (the one its steps run on): work that goes with the
+    /// crowd, as packing it for the renderer, then shares the simulation's threads instead of
+    /// waking a second pool.
+    pub fn on_pool<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        let pool = self.pool.clone().unwrap_or_else(default_pool);
+        pool.install(f)
+    }
+
+    /// Keeps the pose before a tick for `shown` (see `TickPoses::remember`), on the pool.
+    pub fn remember_shown(&mut self) {
+        let pool = self.pool.clone().unwrap_or_else(default_pool);
+        let (shown, pos, heading) = (&mut self.shown, &self.pos, &self.heading);
+        pool.install(|| shown.remember(pos, heading));
+    }
+
+    /// Draws people `alpha` of the way from the previous tick to the last (see
+    /// `TickPoses::blend`), on the pool.
+    pub fn blend_shown(&mut self, alpha: f32) {
+        let pool = self.pool.clone().unwrap_or_else(default_pool);
+        let (shown, pos, heading) = (&mut self.shown, &self.pos, &self.heading);
+        pool.install(|| shown.blend(pos, heading, alpha));
+    }
+
     /// Phase times of the last step.
     pub fn timings(&self) -> StepTimings {
         self.timings

@@ -22,30 +22,34 @@ pub struct TickPoses {
 impl TickPoses {
     /// Keeps the pose before a tick: the start of the next blend.
     pub fn remember(&mut self, pos: &[Vec2], heading: &[f32]) {
-        self.prev_pos.clear();
-        self.prev_pos.extend_from_slice(pos);
-        self.prev_heading.clear();
-        self.prev_heading.extend_from_slice(heading);
+        copy_on_pool(&mut self.prev_pos, pos);
+        copy_on_pool(&mut self.prev_heading, heading);
     }
 
     /// The pose `alpha` (0 to 1) of the way from the previous tick to the last one. People who
-    /// arrived since the previous tick are drawn where they are.
+    /// arrived since the previous tick are drawn where they are. Each person's pose is their
+    /// own: the current rayon pool's threads share the crowd.
     pub fn blend(&mut self, pos: &[Vec2], heading: &[f32], alpha: f32) {
+        use rayon::prelude::*;
         let t = alpha.clamp(0.0, 1.0);
-        self.pos.clear();
-        self.heading.clear();
-        for (i, (&p, &h)) in pos.iter().zip(heading).enumerate() {
-            match (self.prev_pos.get(i), self.prev_heading.get(i)) {
-                (Some(&from), Some(&from_heading)) if from.distance(p) < PLACED => {
-                    self.pos.push(from.lerp(p, t));
-                    self.heading.push(lerp_heading(from_heading, h, t));
-                }
-                _ => {
-                    self.pos.push(p);
-                    self.heading.push(h);
-                }
-            }
-        }
+        let n = pos.len().min(heading.len());
+        self.pos.resize(n, Vec2::ZERO);
+        self.heading.resize(n, 0.0);
+        let (prev_pos, prev_heading) = (&self.prev_pos, &self.prev_heading);
+        self.pos
+            .par_iter_mut()
+            .zip(self.heading.par_iter_mut())
+            .enumerate()
+            .with_min_len(8192)
+            .for_each(|(i, (to, to_heading))| {
+                let (p, h) = (pos[i], heading[i]);
+                (*to, *to_heading) = match (prev_pos.get(i), prev_heading.get(i)) {
+                    (Some(&from), Some(&from_heading)) if from.distance(p) < PLACED => {
+                        (from.lerp(p, t), lerp_heading(from_heading, h, t))
+                    }
+                    _ => (p, h),
+                };
+            });
     }
 
     /// Back to drawing people where they are (the crowd ticks with the world again, or was
@@ -53,6 +57,16 @@ impl TickPoses {
     pub fn clear(&mut self) {
         *self = TickPoses::default();
     }
+}
+
+/// `to` made a copy of `from`, on the current rayon pool (100,000 poses a tick).
+fn copy_on_pool<T: Copy + Default + Send + Sync>(to: &mut Vec<T>, from: &[T]) {
+    use rayon::prelude::*;
+    to.resize(from.len(), T::default());
+    to.par_iter_mut()
+        .zip(from.par_iter())
+        .with_min_len(8192)
+        .for_each(|(a, b)| *a = *b);
 }
 
 /// The heading `t` of the way from `a` to `b` (radians), turning the short way round.

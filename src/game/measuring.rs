@@ -169,7 +169,8 @@ impl Game {
         let a = &self.agents;
         let present = |i: usize| a.pos[i] != PARKED;
         // Always: the heat map's speeds are these too (`step_velocities`).
-        let vel = self.step_moves.update(&a.pos, dt, present);
+        let moves = &mut self.step_moves;
+        let vel = a.on_pool(|| moves.update(&a.pos, dt, present));
         if !self.meters.is_empty() {
             self.meters.observe(now as f32, &a.pos, vel, present);
         }

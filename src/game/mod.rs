@@ -311,21 +311,18 @@ impl Game {
     /// Scale of agent `i`: 0..~1.1 while it pops in (easeOutBack overshoots a little), shrinking
     /// to 0 while it leaves, 1 otherwise.
     pub fn appear_scale(&self, i: usize, ease: &Easing) -> f32 {
-        if let Some((keep, started)) = self.leaving {
-            if i >= keep {
-                let t = ((self.wall_time - started) / FADE_OUT_SECONDS).clamp(0.0, 1.0);
-                return 1.0 - t * t;
-            }
-        }
-        match self.appear_until.get(i) {
-            Some(&until) if until > self.wall_time => {
-                let t = 1.0 - (until - self.wall_time) / APPEAR_SECONDS;
-                ease.eval(t.clamp(0.0, 1.0)).max(0.0)
-            }
-            _ => 1.0,
-        }
+        self.appear().scale(i, ease)
     }
 
+    /// What `appear_scale` reads, apart from the rest of the game: packing asks it for
+    /// everyone from the pool's threads (the game itself need not be shared between threads).
+    pub fn appear(&self) -> Appear<'_> {
+        Appear {
+            leaving: self.leaving,
+            wall_time: self.wall_time,
+            until: &self.appear_until,
+        }
+    }
     /// How far the current glide is, 0..1, for the curve editor's playhead.
     pub fn glide_progress(&self) -> Option<f32> {
         let (start, secs) = self.glide_span;
@@ -657,8 +654,8 @@ impl Game {
     fn turn_heads(&mut self, dt: f32) {
         let face = self.hero.as_ref().map(hero_face);
         let (level, a) = (&self.level, &self.agents);
-        self.head_turns
-            .update(&a.pos, &a.heading, |i| head_height(level, a, i), face, dt);
+        let turns = &mut self.head_turns;
+        a.on_pool(|| turns.update(&a.pos, &a.heading, |i| head_height(level, a, i), face, dt));
     }
 
     /// Moves the hero through simulated time the crowd had to skip (the clock dropped it): the
@@ -755,8 +752,7 @@ impl Game {
     /// One crowd step of `dt`; `blended` keeps the pose before it for `blend_crowd_pose`.
     fn step_crowd(&mut self, dt: f32, blended: bool, view: Option<crate::crowd::SimView>) {
         if blended {
-            let a = &mut self.agents;
-            a.shown.remember(&a.pos, &a.heading);
+            self.agents.remember_shown();
         }
         let inputs = StepInputs {
             hero_position: self.hero.as_ref().map(|h| h.position()),
@@ -783,9 +779,37 @@ impl Game {
         let a = &mut self.agents;
         if every > 1 {
             let alpha = self.crowd_steps_since as f32 / every as f32;
-            a.shown.blend(&a.pos, &a.heading, alpha);
+            a.blend_shown(alpha);
         } else if !a.shown.pos.is_empty() {
             a.shown.clear();
+        }
+    }
+}
+
+/// People popping in or shrinking away (see `Game::appear_scale`).
+#[derive(Debug, Clone, Copy)]
+pub struct Appear<'a> {
+    leaving: Option<(usize, f32)>,
+    wall_time: f32,
+    until: &'a [f32],
+}
+
+impl Appear<'_> {
+    /// Person i's scale now: 0 while waiting to pop in, easing to 1, and down to 0 while the
+    /// crowd shrinks past them.
+    pub fn scale(&self, i: usize, ease: &Easing) -> f32 {
+        if let Some((keep, started)) = self.leaving {
+            if i >= keep {
+                let t = ((self.wall_time - started) / FADE_OUT_SECONDS).clamp(0.0, 1.0);
+                return 1.0 - t * t;
+            }
+        }
+        match self.until.get(i) {
+            Some(&until) if until > self.wall_time => {
+                let t = 1.0 - (until - self.wall_time) / APPEAR_SECONDS;
+                ease.eval(t.clamp(0.0, 1.0)).max(0.0)
+            }
+            _ => 1.0,
         }
     }
 }

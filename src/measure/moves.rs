@@ -17,17 +17,36 @@ impl StepMoves {
     /// The velocities of a step of `dt` seconds that ended at `pos` (call it on the crowd as
     /// spawned with `dt` 0, then after every step). Someone not `present`, or just back in, or
     /// new, has no move yet to measure: zero.
-    pub fn update(&mut self, pos: &[Vec2], dt: f32, present: impl Fn(usize) -> bool) -> &[Vec2] {
-        self.vel.clear();
+    /// Each person's move is their own: the current rayon pool's threads share the crowd.
+    pub fn update(
+        &mut self,
+        pos: &[Vec2],
+        dt: f32,
+        present: impl Fn(usize) -> bool + Sync,
+    ) -> &[Vec2] {
+        use rayon::prelude::*;
+        self.vel.resize(pos.len(), Vec2::ZERO);
         let last = &self.last_pos;
-        self.vel.extend((0..pos.len()).map(|i| match last.get(i) {
-            Some(&before) if dt > 0.0 && present(i) && before.is_finite() && !is_far(before) => {
-                (pos[i] - before) / dt
-            }
-            _ => Vec2::ZERO,
-        }));
-        self.last_pos.clear();
-        self.last_pos.extend_from_slice(pos);
+        self.vel
+            .par_iter_mut()
+            .enumerate()
+            .with_min_len(8192)
+            .for_each(|(i, v)| {
+                *v = match last.get(i) {
+                    Some(&before)
+                        if dt > 0.0 && present(i) && before.is_finite() && !is_far(before) =>
+                    {
+                        (pos[i] - before) / dt
+                    }
+                    _ => Vec2::ZERO,
+                };
+            });
+        self.last_pos.resize(pos.len(), Vec2::ZERO);
+        self.last_pos
+            .par_iter_mut()
+            .zip(pos.par_iter())
+            .with_min_len(8192)
+            .for_each(|(to, from)| *to = *from);
         &self.vel
     }
 

@@ -77,6 +77,9 @@ pub struct CrowdFrame {
     pub counts: CrowdCounts,
     /// How the levels' shaders split the pixels of people drawn at two levels.
     pub fade: ShaderFade,
+    /// Each packing chunk's own lists (kept between frames so packing does not allocate once
+    /// the crowd stops growing); merged into the lists above in chunk order.
+    parts: Vec<CrowdFrame>,
 }
 
 impl CrowdFrame {
@@ -154,19 +157,26 @@ fn push_block(out: &mut Vec<[f32; 4]>, world: &Mat4, tint: Vec4, anim: Vec4) {
     out.push(anim.to_array());
 }
 
+/// People per packing chunk: a chunk's lists are merged in order afterwards.
+const PACK_CHUNK: usize = 4096;
+
 /// Fills `out` for this frame. `appear(i)` scales people popping in or shrinking away;
 /// `lod_state` keeps each person's level between frames for hysteresis. A person's level
 /// follows the distance from the eye to where they stand; inside a cross-fade band (see
-/// `lod_fade`) they are listed at both neighbouring levels.
+/// `lod_fade`) they are listed at both neighbouring levels. Chunks of the crowd are packed side
+/// by side on the current rayon pool into lists of their own, then appended in chunk order: the
+/// lists come out exactly as one pass in person order gives them.
 pub fn pack_crowd(
     opts: &CrowdPackOptions,
     crowd: &Crowd,
     assets: &CrowdAssets,
-    appear: impl Fn(usize) -> f32,
+    appear: impl Fn(usize) -> f32 + Sync,
     lod_state: &mut Vec<Lod>,
     out: &mut CrowdFrame,
 ) {
-    out.reset(assets.submeshes.len());
+    use rayon::prelude::*;
+    let submeshes = assets.submeshes.len();
+    out.reset(submeshes);
     lod_state.resize(crowd.pos.len(), Lod::Near);
     if assets.bodies.is_empty() {
         return;
@@ -179,20 +189,80 @@ pub fn pack_crowd(
         // (People fading from mid to far are then drawn whole at far: a debug view.)
         out.fade.bands[Lod::Far.index()][..2].fill(0.0);
     }
-    for (i, state) in lod_state.iter_mut().enumerate() {
+    let mut parts = std::mem::take(&mut out.parts);
+    parts.resize_with(lod_state.len().div_ceil(PACK_CHUNK), CrowdFrame::default);
+    let packer = Packer {
+        opts,
+        crowd,
+        assets,
+        fade: fade.as_ref(),
+    };
+    parts
+        .par_iter_mut()
+        .zip(lod_state.par_chunks_mut(PACK_CHUNK))
+        .enumerate()
+        .for_each(|(c, (part, states))| {
+            part.reset(submeshes);
+            for (k, state) in states.iter_mut().enumerate() {
+                let i = c * PACK_CHUNK + k;
+                packer.person(i, appear(i), state, part);
+            }
+        });
+    for part in &parts {
+        out.append(part);
+    }
+    out.parts = parts;
+}
+
+impl CrowdFrame {
+    /// Appends `part`'s lists, blob shadows and counts after this frame's own.
+    fn append(&mut self, part: &CrowdFrame) {
+        for (lists, from) in self.lists.iter_mut().zip(&part.lists) {
+            for (list, items) in lists.iter_mut().zip(from) {
+                list.extend_from_slice(items);
+            }
+        }
+        self.blobs.extend_from_slice(&part.blobs);
+        let (c, p) = (&mut self.counts, &part.counts);
+        c.visible += p.visible;
+        c.culled += p.culled;
+        c.beyond += p.beyond;
+        c.spawning += p.spawning;
+        for (a, b) in c.per_lod.iter_mut().zip(p.per_lod) {
+            *a += b;
+        }
+        c.fading += p.fading;
+        c.props += p.props;
+        c.attachments += p.attachments;
+    }
+}
+
+/// What packing one person reads, shared by the chunks.
+struct Packer<'a> {
+    opts: &'a CrowdPackOptions<'a>,
+    crowd: &'a Crowd,
+    assets: &'a CrowdAssets,
+    fade: Option<&'a LodFade>,
+}
+
+impl Packer<'_> {
+    /// Lists person `i` (shown at `appear` of their size) into `out`, with their level of
+    /// detail kept in `state`.
+    fn person(&self, i: usize, appear: f32, state: &mut Lod, out: &mut CrowdFrame) {
+        let (opts, crowd, assets) = (self.opts, self.crowd, self.assets);
         let variant = crowd.variant[i];
         let body = assets
             .bodies
             .get(variant.model as usize)
             .unwrap_or(&assets.bodies[0]);
-        let scale = person_scale(i) * appear(i);
+        let scale = person_scale(i) * appear;
         if scale <= 0.0 {
             out.counts.spawning += 1;
-            continue;
+            return;
         }
         let (p, heading) = crowd.drawn_at(i);
         let centre = Vec3::new(p.x, body.centre_height * scale, p.y);
-        let blend = match &fade {
+        let blend = match self.fade {
             Some(f) => {
                 let b = f.pick(Vec3::new(p.x, 0.0, p.y).distance(opts.eye), *state);
                 *state = b.main();
@@ -202,7 +272,7 @@ pub fn pack_crowd(
         };
         if blend.drawn().next().is_none() {
             out.counts.beyond += 1;
-            continue;
+            return;
         }
         if opts
             .frustum
@@ -220,7 +290,7 @@ pub fn pack_crowd(
                     anim,
                 );
             }
-            continue;
+            return;
         }
         let world = person_world(body, p, heading, scale);
         let mut anim = anim_vector(body, &crowd.anim[i], skin_tone(i));

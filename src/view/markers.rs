@@ -41,60 +41,128 @@ pub struct PackCounts {
     pub spawning: usize,
 }
 
-/// Fills `out[lod]` with the instances of each level of detail. `lod_state` keeps each agent's
-/// level between frames for hysteresis (resized to the crowd as needed).
+/// People per packing chunk: large enough that a chunk's bookkeeping costs little next to its
+/// work, small enough that two threads share a 100,000-person crowd evenly.
+const PACK_CHUNK: usize = 8192;
+
+/// Fills `out[lod]` with the instances of each level of detail, in agent order. `lod_state`
+/// keeps each agent's level between frames for hysteresis (resized to the crowd as needed).
+/// Two passes over chunks of the crowd on the current rayon pool: the first settles everyone's
+/// level and counts what each chunk draws per bucket; the second writes each chunk's instances
+/// straight into its own stretch of the buckets. Nothing is allocated once the buckets have
+/// grown, and the buckets hold exactly what one pass in agent order gives.
 #[allow(clippy::too_many_arguments)]
 pub fn pack_markers(
     opts: &PackOptions,
     positions: &[Vec2],
     headings: &[f32],
     colors: &[Vec3],
-    scale_of: impl Fn(usize) -> f32,
+    scale_of: impl Fn(usize) -> f32 + Sync,
     lod_state: &mut Vec<Lod>,
     out: &mut [Vec<f32>; 3],
 ) -> PackCounts {
-    for bucket in out.iter_mut() {
-        bucket.clear();
-    }
+    use rayon::prelude::*;
     lod_state.resize(positions.len(), Lod::Near);
-    let mut counts = PackCounts::default();
-    let half = MARKER_HEIGHT * 0.5;
-    for (i, ((p, h), c)) in positions.iter().zip(headings).zip(colors).enumerate() {
-        let scale = scale_of(i);
-        if scale <= 0.0 {
-            counts.spawning += 1;
-            continue;
-        }
-        let centre = Vec3::new(p.x, half, p.y);
-        let lod = match opts.lod {
-            Some(settings) => {
-                let l = select_lod(centre.distance(opts.eye), lod_state[i], settings);
-                lod_state[i] = l;
-                l
+    // As a zip of the three: the shortest ends the crowd.
+    let n = positions.len().min(headings.len()).min(colors.len());
+    let chunks: Vec<([usize; 3], PackCounts)> = lod_state[..n]
+        .par_chunks_mut(PACK_CHUNK)
+        .enumerate()
+        .map(|(c, states)| {
+            let mut drawn = [0; 3];
+            let mut counts = PackCounts::default();
+            for (k, state) in states.iter_mut().enumerate() {
+                let i = c * PACK_CHUNK + k;
+                if scale_of(i) <= 0.0 {
+                    counts.spawning += 1;
+                    continue;
+                }
+                let centre = marker_centre(positions[i]);
+                if let Some(settings) = opts.lod {
+                    *state = select_lod(centre.distance(opts.eye), *state, settings);
+                }
+                match bucket_of(opts, centre, *state) {
+                    Ok(b) => drawn[b] += 1,
+                    Err(Lod::Beyond) => counts.beyond += 1,
+                    Err(_) => counts.culled += 1,
+                }
             }
-            None => Lod::Near,
-        };
-        if lod == Lod::Beyond {
-            counts.beyond += 1;
-            continue;
-        }
-        if opts
-            .frustum
-            .is_some_and(|f| !f.contains_sphere(centre, half + 0.1))
-        {
-            counts.culled += 1;
-            continue;
-        }
-        let tint = if opts.lod_colors {
-            LOD_COLORS[lod.index()]
-        } else {
-            *c
-        };
-        // Stand-ins have no impostor picture: they stay in the far bucket.
-        let bucket = lod.index().min(out.len() - 1);
-        out[bucket].extend_from_slice(&[p.x, p.y, *h, scale, tint.x, tint.y, tint.z]);
+            (drawn, counts)
+        })
+        .collect();
+    let mut counts = PackCounts::default();
+    for (_, c) in &chunks {
+        counts.culled += c.culled;
+        counts.beyond += c.beyond;
+        counts.spawning += c.spawning;
     }
+    // Each chunk's stretch of each bucket, in chunk order.
+    for (b, bucket) in out.iter_mut().enumerate() {
+        let total: usize = chunks.iter().map(|(d, _)| d[b]).sum();
+        bucket.clear();
+        bucket.resize(total * MARKER_FLOATS, 0.0);
+    }
+    let mut rest: [&mut [f32]; 3] = out.each_mut().map(|bucket| bucket.as_mut_slice());
+    let mut stretches = Vec::with_capacity(chunks.len());
+    for (drawn, _) in &chunks {
+        let mine: [&mut [f32]; 3] = std::array::from_fn(|b| {
+            let (head, tail) = std::mem::take(&mut rest[b]).split_at_mut(drawn[b] * MARKER_FLOATS);
+            rest[b] = tail;
+            head
+        });
+        stretches.push(mine);
+    }
+    let states = &lod_state[..n];
+    stretches.into_par_iter().enumerate().for_each(|(c, mine)| {
+        let mut at = [0usize; 3];
+        let first = c * PACK_CHUNK;
+        for i in first..(first + PACK_CHUNK).min(n) {
+            // The same tests as the first pass, with the level it settled.
+            let scale = scale_of(i);
+            if scale <= 0.0 {
+                continue;
+            }
+            let p = positions[i];
+            let lod = if opts.lod.is_some() {
+                states[i]
+            } else {
+                Lod::Near
+            };
+            let Ok(b) = bucket_of(opts, marker_centre(p), lod) else {
+                continue;
+            };
+            let tint = if opts.lod_colors {
+                LOD_COLORS[lod.index()]
+            } else {
+                colors[i]
+            };
+            let floats = [p.x, p.y, headings[i], scale, tint.x, tint.y, tint.z];
+            mine[b][at[b]..at[b] + MARKER_FLOATS].copy_from_slice(&floats);
+            at[b] += MARKER_FLOATS;
+        }
+    });
     counts
+}
+
+/// The centre of a marker's bounding sphere, halfway up the person.
+fn marker_centre(p: Vec2) -> Vec3 {
+    Vec3::new(p.x, MARKER_HEIGHT * 0.5, p.y)
+}
+
+/// The bucket a marker at `centre` drawn at `lod` goes to, or why it is not drawn: `Beyond`, or
+/// culled (any other level).
+fn bucket_of(opts: &PackOptions, centre: Vec3, lod: Lod) -> Result<usize, Lod> {
+    if lod == Lod::Beyond {
+        return Err(Lod::Beyond);
+    }
+    if opts
+        .frustum
+        .is_some_and(|f| !f.contains_sphere(centre, MARKER_HEIGHT * 0.5 + 0.1))
+    {
+        return Err(Lod::Near);
+    }
+    // Stand-ins have no impostor picture: they stay in the far bucket.
+    Ok(lod.index().min(2))
 }
 
 #[cfg(test)]
