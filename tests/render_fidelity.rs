@@ -5,7 +5,9 @@
 //!   curve keeps authored colours);
 //! - outline widths in pixels: MToon 0.x (clip space, thinner beyond the scaled max distance)
 //!   and VRM 1.0 (share of the screen height);
-//! - antialiasing: a slanted edge has in-between pixels with it on and none with it off.
+//! - antialiasing: a slanted edge has in-between pixels with it on and none with it off;
+//! - a plain glTF material (metallic-roughness PBR) matches the CPU reference: a metallic
+//!   mid-grey stays dark, a white dielectric stays white.
 //!
 //! A harness-less test: macroquad wants the main thread and one window per process.
 
@@ -228,6 +230,63 @@ fn white_texel(ctx: &mut dyn RenderingBackend, t: &Target, white: TextureId, c: 
     r.delete(ctx);
 }
 
+/// The box as a plain glTF material (no MToon): metallic-roughness PBR, a grey base colour of
+/// sRGB level `grey` with these factors. The GPU's PBR branch at the box's middle pixel (seen
+/// and lit straight on) must give what the CPU reference (`hero::pbr::shade`) gives through
+/// the same tone curve, within 3 levels; a metalness of 0.75 keeps a mid-grey texel dark, a
+/// white dielectric stays white.
+fn pbr_box(ctx: &mut dyn RenderingBackend, t: &Target, white: TextureId, c: &mut Checks) {
+    use throng::hero::pbr::{shade, PbrInput};
+    let level = lab();
+    let linear = |v: u8| {
+        let x = v as f32 / 255.0;
+        if x <= 0.04045 {
+            x / 12.92
+        } else {
+            ((x + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let info = info(white);
+    for (grey, metallic, roughness, below, above) in [
+        (134u8, 0.75f32, 0.8f32, 60u8, 0u8),
+        (255, 0.0, 1.0, 255, 240),
+    ] {
+        let sampler = json!({"magFilter": 9729, "minFilter": 9729});
+        let mut scene = box_scene(&png(8, 0, 0), sampler, 0.0);
+        let m = &mut scene.materials[0];
+        m.mtoon = None;
+        m.base_color = Vec3::splat(linear(grey)).extend(1.0);
+        m.metallic = metallic;
+        m.roughness = roughness;
+        let hero = hero_of(scene, &level);
+        let mut r = HeroRenderer::new(ctx, &hero, HeroRenderOptions::default()).expect("renderer");
+        let img = render(ctx, t, &mut r, &hero, &info);
+        let mid = img[(H / 2 * W + W / 2) as usize][0];
+        let n = Vec3::NEG_Z;
+        let cpu = shade(&PbrInput {
+            normal: n,
+            to_light: -info.sun_dir,
+            to_eye: (info.eye - Vec3::new(0.0, CENTRE.y, -HALF)).normalize(),
+            light_color: info.sun_color,
+            shadow: 1.0,
+            ambient: throng::hero::mtoon::raw_gi(info.ambient, n),
+            base: Vec3::splat(linear(grey)),
+            metalness: metallic,
+            roughness,
+            emissive: Vec3::ZERO,
+        });
+        let want = (display_color(cpu, ToneMapping::Neutral).x * 255.0).round() as i32;
+        c.check(
+            (mid as i32 - want).abs() <= 3 && mid <= below && mid >= above,
+            format!(
+                "PBR: texel {grey}, metalness {metallic}, roughness {roughness} renders at {mid} \
+                 (CPU reference {want}, wanted {above}..={below})"
+            ),
+        );
+        r.delete(ctx);
+    }
+}
+
 /// Extent of the non-background pixels along row `y`: (leftmost, rightmost).
 fn row_extent(img: &[[u8; 3]], y: i32) -> Option<(i32, i32)> {
     let row = &img[(y as u32 * W) as usize..((y as u32 + 1) * W) as usize];
@@ -390,6 +449,7 @@ async fn run_all() -> Checks {
         support::say("picture fidelity checks:");
         nearest_patch(ctx, &t, white, &mut c);
         white_texel(ctx, &t, white, &mut c);
+        pbr_box(ctx, &t, white, &mut c);
         outline_widths(ctx, &t, white, &mut c);
     }
     next_frame().await;
