@@ -208,6 +208,10 @@ fn inspect(model: &Path, json: bool) -> String {
         time: 0.0,
         morph: Vec::new(),
         expression: Vec::new(),
+        trace: false,
+        motion: throng::tools::trace::TraceMotion::Idle,
+        seconds: 2.0,
+        fps: 60,
     })
     .expect("inspect runs")
 }

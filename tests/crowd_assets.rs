@@ -1083,6 +1083,20 @@ fn the_crowd_vat_is_refused_before_allocating_past_its_limit() {
 /// A triangle whose UVs all sit on the black left texel of a 2x1 black|white texture; the base
 /// colour's `KHR_texture_transform` moves them half a texture right, onto the white one.
 fn transformed_triangle(transform: serde_json::Value, mag_filter: u32) -> Vec<Vec3> {
+    // A dielectric: glTF's default metallic 1.0 would leave no diffuse colour to bake.
+    triangle_with(
+        transform,
+        mag_filter,
+        serde_json::json!({"metallicFactor": 0.0}),
+    )
+}
+
+/// `transformed_triangle` with these metallic-roughness fields added to the material.
+fn triangle_with(
+    transform: serde_json::Value,
+    mag_filter: u32,
+    metal: serde_json::Value,
+) -> Vec<Vec3> {
     use support::gltf_builder::{base64, Builder};
     let mut png_bytes = Vec::new();
     {
@@ -1099,11 +1113,15 @@ fn transformed_triangle(transform: serde_json::Value, mag_filter: u32) -> Vec<Ve
     if !transform.is_null() {
         info["extensions"] = serde_json::json!({"KHR_texture_transform": transform});
     }
+    let mut pbr = serde_json::json!({"baseColorTexture": info});
+    if let (Some(pbr), Some(metal)) = (pbr.as_object_mut(), metal.as_object()) {
+        pbr.extend(metal.clone());
+    }
     let doc = serde_json::json!({
         "extensionsUsed": ["KHR_texture_transform"],
         "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}],
         "meshes": [{"primitives": [{"attributes": {"POSITION": p, "TEXCOORD_0": t}, "material": 0}]}],
-        "materials": [{"pbrMetallicRoughness": {"baseColorTexture": info}}],
+        "materials": [{"pbrMetallicRoughness": pbr}],
         "textures": [{"source": 0, "sampler": 0}],
         "samplers": [{"magFilter": mag_filter, "minFilter": 9728, "wrapS": 33071, "wrapT": 33071}],
         "images": [{"uri": format!("data:image/png;base64,{}", base64(&png_bytes))}],
@@ -1135,4 +1153,25 @@ fn crowd_vertex_colours_follow_the_texture_transform_and_the_sampler() {
     let c = transformed_triangle(quarter, 9729)[0].x;
     let expected = throng::crowd_assets::mesh::srgb_to_linear(64);
     assert!((c - expected).abs() < 0.002, "{c} vs {expected}");
+}
+
+/// The crowd is lit by Lambert alone: a metallic material bakes only its diffuse part,
+/// `base · (1 − metalness)`, metalness being the factor times the metallic-roughness texture's
+/// B channel (glTF's default factor 1.0 when the file leaves it out).
+#[test]
+fn crowd_vertex_colours_keep_only_the_diffuse_part_of_metals() {
+    let white = serde_json::json!({"offset": [0.5, 0.0]});
+    let c = triangle_with(
+        white.clone(),
+        9728,
+        serde_json::json!({"metallicFactor": 0.75}),
+    );
+    assert_approx!(c[0], Vec3::splat(0.25), 1e-6);
+    let c = triangle_with(white.clone(), 9728, serde_json::json!({}));
+    assert_approx!(c[0], Vec3::ZERO, 1e-6);
+    // The texture's B channel is 1 on its white texel (where these UVs land): the factor.
+    let textured =
+        serde_json::json!({"metallicFactor": 0.5, "metallicRoughnessTexture": {"index": 0}});
+    let c = triangle_with(white, 9728, textured);
+    assert_approx!(c[0], Vec3::splat(0.5), 1e-6);
 }

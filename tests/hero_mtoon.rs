@@ -41,6 +41,7 @@ fn params(toony: f32, shift: f32) -> MToonParams {
         render_queue_offset: 0,
         textures: MToonTextures::default(),
         uv_transform: Default::default(),
+        pbr: None,
     }
 }
 

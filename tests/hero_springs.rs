@@ -786,3 +786,170 @@ fn only_colliders_in_reach_are_tried() {
     assert!(stats.pushes_total > 0, "the near sphere acted: {stats:?}");
     assert!(rig.springs.max_penetration() < 1e-4);
 }
+
+// ------------------------------------------- VRMC_springBone_extended_collider
+
+/// A VRMC_springBone collider on the root whose extension holds `extended` (spec `version`),
+/// with `fallback` as its plain shape.
+fn extended_collider(fallback: Value, version: &str, extended: Value) -> Value {
+    json!({"node": 0, "shape": fallback, "extensions": {
+        "VRMC_springBone_extended_collider": {"specVersion": version, "shape": extended}}})
+}
+
+/// The swinging chain of `collider_springs` held by these colliders instead.
+fn extended_springs(colliders: Vec<Value>) -> Value {
+    let all: Vec<usize> = (0..colliders.len()).collect();
+    json!({
+        "colliders": colliders,
+        "colliderGroups": [{"colliders": all}],
+        "springs": [{"colliderGroups": [0],
+                     "joints": [joint(1, 0.5, 0.3, 0.2, 0.02), joint(2, 0.5, 0.3, 0.2, 0.02), {"node": 3}]}]
+    })
+}
+
+/// The root thrown about for 20 s; the worst depth any tail ended on the wrong side of a
+/// collider after a step, and how many push-outs it took.
+fn thrown_about(springs: Value) -> (f32, u64) {
+    let mut rig = Rig::new(chain_scene(springs, 1.0));
+    let mut worst = 0.0f32;
+    for i in 0..1200 {
+        let t = i as f32 * SPRING_STEP;
+        let x = 0.4 * (t * 3.0).sin();
+        let turn = Quat::from_rotation_y(1.5 * (t * 1.3).sin())
+            * Quat::from_rotation_z(1.2 * (t * 2.1).cos());
+        rig.frame(SPRING_STEP, Vec3::new(x, 1.0, 0.2 * (t * 1.7).sin()), turn);
+        if rig.springs.stats.steps > 0 {
+            worst = worst.max(rig.springs.max_penetration());
+        }
+    }
+    (worst, rig.springs.stats.pushes_total)
+}
+
+#[test]
+fn extended_colliders_are_read_with_their_fallback() {
+    let far = json!({"sphere": {"offset": [0.0, -10000.0, 0.0], "radius": 0.0}});
+    let s = chain_scene(
+        extended_springs(vec![
+            extended_collider(
+                far.clone(),
+                "1.0",
+                json!({"plane": {"offset": [0.0, -0.05, 0.0], "normal": [0.0, 2.0, 0.0]}}),
+            ),
+            extended_collider(
+                far.clone(),
+                "1.0-draft",
+                json!({"sphere": {"offset": [0.0, -0.1, 0.0], "radius": 0.2, "inside": true}}),
+            ),
+            extended_collider(
+                far.clone(),
+                "1.0",
+                json!({"capsule": {"tail": [0.0, -0.2, 0.0], "radius": 0.1, "inside": true}}),
+            ),
+            extended_collider(far.clone(), "1.0", json!({"sphere": {"radius": 0.3}})),
+            // A version this reader does not implement, and a shape it does not know: the
+            // plain shape, as a reader without the extension.
+            extended_collider(far.clone(), "2.0", json!({"plane": {}})),
+            extended_collider(far, "1.0", json!({"torus": {}})),
+        ]),
+        1.0,
+    );
+    let c = &s.vrm.as_ref().unwrap().springs.colliders;
+    let fallback = SpringColliderShape::Sphere {
+        offset: Vec3::new(0.0, -10000.0, 0.0),
+        radius: 0.0,
+    };
+    assert_eq!(
+        c[0].shape,
+        SpringColliderShape::Plane {
+            offset: Vec3::new(0.0, -0.05, 0.0),
+            normal: Vec3::Y
+        }
+    );
+    assert_eq!(c[0].fallback, Some(fallback));
+    assert_eq!(
+        c[1].shape,
+        SpringColliderShape::InsideSphere {
+            offset: Vec3::new(0.0, -0.1, 0.0),
+            radius: 0.2
+        }
+    );
+    assert_eq!(
+        c[2].shape,
+        SpringColliderShape::InsideCapsule {
+            offset: Vec3::ZERO,
+            tail: Vec3::new(0.0, -0.2, 0.0),
+            radius: 0.1
+        }
+    );
+    // "inside" defaults to false: an ordinary sphere, still from the extension.
+    assert_eq!(
+        c[3].shape,
+        SpringColliderShape::Sphere {
+            offset: Vec3::ZERO,
+            radius: 0.3
+        }
+    );
+    for i in [4, 5] {
+        assert_eq!(
+            (c[i].shape, c[i].fallback),
+            (fallback, None),
+            "collider {i}"
+        );
+    }
+    let zero = extended_springs(vec![extended_collider(
+        json!({"sphere": {"radius": 0.1}}),
+        "1.0",
+        json!({"plane": {"normal": [0.0, 0.0, 0.0]}}),
+    )]);
+    let Err(e) = chain_file(zero) else {
+        panic!("a zero plane normal is refused");
+    };
+    assert!(e.contains("collider 0") && e.contains("zero vector"), "{e}");
+}
+
+/// A wall just beside the hanging chain (normal +X, 3 cm to its left): thrown against it, no
+/// tail ends a step on the wrong side.
+#[test]
+fn no_tail_on_the_wrong_side_of_a_plane_after_a_step() {
+    let plane = json!({"plane": {"offset": [-0.03, 0.0, 0.0], "normal": [1.0, 0.0, 0.0]}});
+    let far = json!({"sphere": {"offset": [0.0, -10000.0, 0.0], "radius": 0.0}});
+    let (worst, pushes) =
+        thrown_about(extended_springs(vec![extended_collider(far, "1.0", plane)]));
+    assert!(worst < 1e-4, "a tail ended {worst} m behind the plane");
+    assert!(
+        pushes > 100,
+        "the plane must have acted ({pushes} push-outs)"
+    );
+}
+
+/// A ball around the hanging chain (centre 10 cm below the root, radius 13 cm): thrown about,
+/// every tail stays inside it (less its hit radius).
+#[test]
+fn tails_stay_inside_an_inside_sphere_and_an_inside_capsule() {
+    let far = json!({"sphere": {"offset": [0.0, -10000.0, 0.0], "radius": 0.0}});
+    let ball = json!({"sphere": {"offset": [0.0, -0.1, 0.0], "radius": 0.13, "inside": true}});
+    let (worst, pushes) = thrown_about(extended_springs(vec![extended_collider(
+        far.clone(),
+        "1.0",
+        ball,
+    )]));
+    assert!(
+        worst < 1e-4,
+        "a tail ended {worst} m outside the inside sphere"
+    );
+    assert!(
+        pushes > 100,
+        "the sphere must have acted ({pushes} push-outs)"
+    );
+    // A narrow tube along the chain: the tails may only swing 4 cm off its axis.
+    let tube = json!({"capsule": {"offset": [0.0, 0.0, 0.0], "tail": [0.0, -0.2, 0.0], "radius": 0.06, "inside": true}});
+    let (worst, pushes) = thrown_about(extended_springs(vec![extended_collider(far, "1.0", tube)]));
+    assert!(
+        worst < 1e-4,
+        "a tail ended {worst} m outside the inside capsule"
+    );
+    assert!(
+        pushes > 100,
+        "the capsule must have acted ({pushes} push-outs)"
+    );
+}

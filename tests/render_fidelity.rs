@@ -5,7 +5,9 @@
 //!   curve keeps authored colours);
 //! - outline widths in pixels: MToon 0.x (clip space, thinner beyond the scaled max distance)
 //!   and VRM 1.0 (share of the screen height);
-//! - antialiasing: a slanted edge has in-between pixels with it on and none with it off.
+//! - antialiasing: a slanted edge has in-between pixels with it on and none with it off;
+//! - a plain glTF material (metallic-roughness PBR) matches the CPU reference: a metallic
+//!   mid-grey stays dark, a white dielectric stays white.
 //!
 //! A harness-less test: macroquad wants the main thread and one window per process.
 
@@ -228,6 +230,73 @@ fn white_texel(ctx: &mut dyn RenderingBackend, t: &Target, white: TextureId, c: 
     r.delete(ctx);
 }
 
+/// The box as a plain glTF material (no MToon): metallic-roughness PBR, a grey base colour of
+/// sRGB level `grey` with these factors, seen straight on with the sun high to one side (N·L
+/// 0.48, the half vector 31° off the normal). The GPU's PBR branch at the box's middle pixel must give what the CPU
+/// reference (`hero::pbr::shade`) gives through the same tone curve, within 3 levels; a
+/// metalness of 0.75 leaves a mid-grey texel darker than the same texel as a dielectric, and a
+/// white dielectric stays white.
+fn pbr_box(ctx: &mut dyn RenderingBackend, t: &Target, white: TextureId, c: &mut Checks) {
+    use throng::hero::pbr::{shade, PbrInput};
+    let level = lab();
+    let linear = |v: u8| {
+        let x = v as f32 / 255.0;
+        if x <= 0.04045 {
+            x / 12.92
+        } else {
+            ((x + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let info = MainPassInfo {
+        sun_dir: Vec3::new(0.5, -1.0, 0.6).normalize(),
+        ..info(white)
+    };
+    let n = Vec3::NEG_Z;
+    let cpu = |grey: u8, metalness: f32, roughness: f32| {
+        let c = shade(&PbrInput {
+            normal: n,
+            to_light: -info.sun_dir,
+            to_eye: (info.eye - Vec3::new(0.0, CENTRE.y, -HALF)).normalize(),
+            light_color: info.sun_color,
+            shadow: 1.0,
+            ambient: throng::hero::mtoon::raw_gi(info.ambient, n),
+            base: Vec3::splat(linear(grey)),
+            metalness,
+            roughness,
+            emissive: Vec3::ZERO,
+        });
+        (display_color(c, ToneMapping::Neutral).x * 255.0).round() as i32
+    };
+    for (grey, metallic, roughness) in [(134u8, 0.75f32, 0.6f32), (255, 0.0, 1.0)] {
+        let sampler = json!({"magFilter": 9729, "minFilter": 9729});
+        let mut scene = box_scene(&png(8, 0, 0), sampler, 0.0);
+        let m = &mut scene.materials[0];
+        m.mtoon = None;
+        m.base_color = Vec3::splat(linear(grey)).extend(1.0);
+        m.metallic = metallic;
+        m.roughness = roughness;
+        let hero = hero_of(scene, &level);
+        let mut r = HeroRenderer::new(ctx, &hero, HeroRenderOptions::default()).expect("renderer");
+        let img = render(ctx, t, &mut r, &hero, &info);
+        let mid = img[(H / 2 * W + W / 2) as usize][0] as i32;
+        let want = cpu(grey, metallic, roughness);
+        let dielectric = cpu(grey, 0.0, roughness);
+        let plausible = if metallic > 0.0 {
+            mid < dielectric
+        } else {
+            mid >= 240
+        };
+        c.check(
+            (mid - want).abs() <= 3 && plausible,
+            format!(
+                "PBR: texel {grey}, metalness {metallic}, roughness {roughness} renders at {mid} \
+                 (CPU reference {want}; as a dielectric {dielectric})"
+            ),
+        );
+        r.delete(ctx);
+    }
+}
+
 /// Extent of the non-background pixels along row `y`: (leftmost, rightmost).
 fn row_extent(img: &[[u8; 3]], y: i32) -> Option<(i32, i32)> {
     let row = &img[(y as u32 * W) as usize..((y as u32 + 1) * W) as usize];
@@ -390,6 +459,7 @@ async fn run_all() -> Checks {
         support::say("picture fidelity checks:");
         nearest_patch(ctx, &t, white, &mut c);
         white_texel(ctx, &t, white, &mut c);
+        pbr_box(ctx, &t, white, &mut c);
         outline_widths(ctx, &t, white, &mut c);
     }
     next_frame().await;

@@ -436,6 +436,10 @@ fn exercise(name: &str, bytes: &[u8], dir: &Path, max_error: Option<f32>) -> Res
         time,
         morph: Vec::new(),
         expression: Vec::new(),
+        trace: false,
+        motion: throng::tools::trace::TraceMotion::Idle,
+        seconds: 2.0,
+        fps: 60,
     };
     let end = scene.animations.first().map_or(0.0, |c| c.duration);
     for a in [

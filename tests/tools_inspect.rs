@@ -12,6 +12,10 @@ fn args(model: &str) -> InspectArgs {
         time: 0.0,
         morph: Vec::new(),
         expression: Vec::new(),
+        trace: false,
+        motion: throng::tools::trace::TraceMotion::Idle,
+        seconds: 2.0,
+        fps: 60,
     }
 }
 

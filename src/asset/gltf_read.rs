@@ -13,6 +13,9 @@ const SUPPORTED_REQUIRED: &[&str] = &[
     "KHR_mesh_quantization",
     "VRMC_materials_mtoon",
     "VRMC_vrm",
+    "VRMC_springBone",
+    "VRMC_springBone_extended_collider",
+    "VRMC_node_constraint",
     "VRM",
 ];
 

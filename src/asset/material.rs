@@ -1,4 +1,4 @@
-//! Materials (core PBR subset, unlit, VRM 1.0 MToon) and decoded textures.
+//! Materials (core metallic-roughness PBR, unlit, VRM 1.0 MToon) and decoded textures.
 
 use super::error::ImportError;
 use super::gltf_read::Loaded;
@@ -138,6 +138,15 @@ pub fn materials(file: &str, doc: &gltf::Document) -> Result<Vec<MaterialAsset>,
             ));
         }
         let mtoon = m.extension_value("VRMC_materials_mtoon").map(mtoon_v1);
+        // gltf fills in the spec's defaults (1.0) for absent factors; a non-finite or
+        // out-of-range factor is the file's mistake, clamped rather than refused.
+        let unit = |x: f32| {
+            if x.is_finite() {
+                x.clamp(0.0, 1.0)
+            } else {
+                1.0
+            }
+        };
         out.push(MaterialAsset {
             name: m.name().map(str::to_string),
             base_color,
@@ -156,6 +165,11 @@ pub fn materials(file: &str, doc: &gltf::Document) -> Result<Vec<MaterialAsset>,
             emissive_texture: m.emissive_texture().map(|t| t.texture().index()),
             normal_texture: m.normal_texture().map(|t| t.texture().index()),
             normal_scale: m.normal_texture().map_or(1.0, |t| t.scale()),
+            metallic: unit(pbr.metallic_factor()),
+            roughness: unit(pbr.roughness_factor()),
+            metallic_roughness_texture: pbr
+                .metallic_roughness_texture()
+                .map(|t| t.texture().index()),
             unlit: m.unlit(),
             mtoon,
         });

@@ -12,9 +12,12 @@ pub mod material;
 pub mod sources;
 pub mod types;
 pub mod vrm;
+pub mod vrm_constraint;
 pub mod vrm_expression_binds;
+pub mod vrm_first_person;
 pub mod vrm_look_at;
 pub mod vrm_spring;
+pub mod vrm_spring_extended;
 pub mod vrma;
 
 pub use error::ImportError;

@@ -479,6 +479,11 @@ pub struct MaterialAsset {
     /// Tangent-space normal map and its scale (glTF core `normalTexture`).
     pub normal_texture: Option<usize>,
     pub normal_scale: f32,
+    /// glTF metallic-roughness: the factors (1.0 each when the file leaves them out, as the
+    /// glTF spec says) and the texture whose B channel scales metalness and G roughness.
+    pub metallic: f32,
+    pub roughness: f32,
+    pub metallic_roughness_texture: Option<usize>,
     pub unlit: bool,
     pub mtoon: Option<MToonAsset>,
 }
@@ -559,6 +564,10 @@ pub struct VrmAsset {
     pub springs: super::vrm_spring::SpringBoneAsset,
     /// VRM 1.0 `lookAt` or VRM 0.x `firstPerson` look-at settings (None: the file has none).
     pub look_at: Option<super::vrm_look_at::LookAtAsset>,
+    /// `VRMC_node_constraint` of the nodes, in evaluation order; empty when none.
+    pub constraints: Vec<super::vrm_constraint::NodeConstraint>,
+    /// First-person mesh annotations (for `throng inspect`).
+    pub first_person: Vec<super::vrm_first_person::FirstPersonAnnotation>,
 }
 
 impl VrmAsset {

@@ -26,6 +26,7 @@ pub fn read_vrm(
         return Ok(None);
     };
     vrm.springs = super::vrm_spring::read_springs(file, ext, nodes)?;
+    vrm.constraints = super::vrm_constraint::read(file, doc, nodes)?;
     Ok(Some(vrm))
 }
 
@@ -217,6 +218,8 @@ fn read_v0(
         }
     }
     let look_at = super::vrm_look_at::read_v0(file, v, humanoid.get("head").copied(), nodes.len())?;
+    let first_person =
+        super::vrm_first_person::read(v.get("firstPerson"), nodes.len(), meshes.len());
     Ok(VrmAsset {
         spec_major: 0,
         title: s(&meta, "title"),
@@ -226,6 +229,8 @@ fn read_v0(
         expressions,
         springs: Default::default(),
         look_at,
+        constraints: Vec::new(),
+        first_person,
     })
 }
 
@@ -537,6 +542,8 @@ fn read_v1(
         }
     }
     let look_at = super::vrm_look_at::read_v1(file, v, humanoid.get("head").copied())?;
+    let first_person =
+        super::vrm_first_person::read(v.get("firstPerson"), nodes.len(), meshes.len());
     Ok(VrmAsset {
         spec_major: 1,
         title: s(&meta, "name"),
@@ -551,5 +558,7 @@ fn read_v1(
         expressions,
         springs: Default::default(),
         look_at,
+        constraints: Vec::new(),
+        first_person,
     })
 }

@@ -27,12 +27,39 @@ pub enum SpringColliderShape {
         tail: Vec3,
         radius: f32,
     },
+    /// VRMC_springBone_extended_collider: tails are kept inside the sphere.
+    InsideSphere { offset: Vec3, radius: f32 },
+    /// VRMC_springBone_extended_collider: tails are kept inside the capsule.
+    InsideCapsule {
+        offset: Vec3,
+        tail: Vec3,
+        radius: f32,
+    },
+    /// VRMC_springBone_extended_collider: tails are kept on the side `normal` (local, unit)
+    /// points to of the plane through `offset`.
+    Plane { offset: Vec3, normal: Vec3 },
+}
+
+impl SpringColliderShape {
+    /// The shape's name as the files and `throng inspect` spell it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            SpringColliderShape::Sphere { .. } => "sphere",
+            SpringColliderShape::Capsule { .. } => "capsule",
+            SpringColliderShape::InsideSphere { .. } => "inside sphere",
+            SpringColliderShape::InsideCapsule { .. } => "inside capsule",
+            SpringColliderShape::Plane { .. } => "plane",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SpringCollider {
     pub node: usize,
     pub shape: SpringColliderShape,
+    /// The plain VRMC_springBone shape when `shape` came from VRMC_springBone_extended_collider
+    /// (what readers without the extension use); None when there is no extended shape.
+    pub fallback: Option<SpringColliderShape>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -116,7 +143,7 @@ pub fn read_springs(
     Ok(springs)
 }
 
-fn err(file: &str, msg: String) -> ImportError {
+pub(super) fn err(file: &str, msg: String) -> ImportError {
     ImportError::new(file, msg)
 }
 
@@ -141,7 +168,13 @@ fn num(file: &str, what: &str, v: &Value, key: &str, default: f32) -> Result<f32
 }
 
 /// `[x, y, z]` (VRM 1.0) or `{x, y, z}` (VRM 0.x).
-fn vec3(file: &str, what: &str, v: &Value, key: &str, default: Vec3) -> Result<Vec3, ImportError> {
+pub(super) fn vec3(
+    file: &str,
+    what: &str,
+    v: &Value,
+    key: &str,
+    default: Vec3,
+) -> Result<Vec3, ImportError> {
     let Some(x) = v.get(key) else {
         return Ok(default);
     };
@@ -196,7 +229,7 @@ fn settings(
     })
 }
 
-fn radius(file: &str, what: &str, v: &Value) -> Result<f32, ImportError> {
+pub(super) fn radius(file: &str, what: &str, v: &Value) -> Result<f32, ImportError> {
     let r = num(file, what, v, "radius", 0.0)?;
     if r < 0.0 {
         return Err(err(
@@ -218,26 +251,50 @@ fn read_v1(file: &str, v: &Value, nodes: &[NodeAsset]) -> Result<SpringBoneAsset
             nodes.len(),
             "node",
         )?;
-        let shape = c.get("shape").unwrap_or(&Value::Null);
-        let shape = if let Some(s) = shape.get("sphere") {
-            SpringColliderShape::Sphere {
-                offset: vec3(file, &what, s, "offset", Vec3::ZERO)?,
-                radius: radius(file, &what, s)?,
-            }
-        } else if let Some(s) = shape.get("capsule") {
-            SpringColliderShape::Capsule {
-                offset: vec3(file, &what, s, "offset", Vec3::ZERO)?,
-                tail: vec3(file, &what, s, "tail", Vec3::ZERO)?,
-                radius: radius(file, &what, s)?,
-            }
-        } else {
-            return Err(err(
-                file,
-                format!("{what}: \"shape\" must hold \"sphere\" or \"capsule\""),
-            ));
-        };
-        out.colliders.push(SpringCollider { node, shape });
+        let main = v1_shape(file, &what, c.get("shape").unwrap_or(&Value::Null))?;
+        // A reader that knows the extension uses its shape; the plain one is the fallback.
+        let extended = super::vrm_spring_extended::read(file, &what, c)?;
+        out.colliders.push(SpringCollider {
+            node,
+            shape: extended.unwrap_or(main),
+            fallback: extended.map(|_| main),
+        });
     }
+    read_v1_groups_and_springs(file, v, nodes, out)
+}
+
+/// A VRMC_springBone collider's `shape`: a sphere or a capsule.
+pub(super) fn v1_shape(
+    file: &str,
+    what: &str,
+    shape: &Value,
+) -> Result<SpringColliderShape, ImportError> {
+    let what = what.to_string();
+    Ok(if let Some(s) = shape.get("sphere") {
+        SpringColliderShape::Sphere {
+            offset: vec3(file, &what, s, "offset", Vec3::ZERO)?,
+            radius: radius(file, &what, s)?,
+        }
+    } else if let Some(s) = shape.get("capsule") {
+        SpringColliderShape::Capsule {
+            offset: vec3(file, &what, s, "offset", Vec3::ZERO)?,
+            tail: vec3(file, &what, s, "tail", Vec3::ZERO)?,
+            radius: radius(file, &what, s)?,
+        }
+    } else {
+        return Err(err(
+            file,
+            format!("{what}: \"shape\" must hold \"sphere\" or \"capsule\""),
+        ));
+    })
+}
+
+fn read_v1_groups_and_springs(
+    file: &str,
+    v: &Value,
+    nodes: &[NodeAsset],
+    mut out: SpringBoneAsset,
+) -> Result<SpringBoneAsset, ImportError> {
     for (gi, g) in array(v, "colliderGroups").iter().enumerate() {
         let what = format!("VRMC_springBone colliderGroup {gi} colliders");
         let colliders = array(g, "colliders")
@@ -334,6 +391,7 @@ fn read_v0(file: &str, v: &Value, nodes: &[NodeAsset]) -> Result<SpringBoneAsset
                     offset: Vec3::new(o.x, o.y, -o.z),
                     radius: radius(file, &w, c)?,
                 },
+                fallback: None,
             });
         }
         out.collider_groups.push(SpringColliderGroup {

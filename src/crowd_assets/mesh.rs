@@ -269,12 +269,39 @@ fn add_primitive(
 /// colour times its base-colour texture at TEXCOORD_0 (moved by its `KHR_texture_transform`,
 /// read with the sampler's magnification filter and wrap, decoded from sRGB). The crowd shader has no UVs, so a palette-atlas texture (KayKit,
 /// many Quaternius packs) is baked into the vertices here. A texture that cannot be sampled
-/// leaves the factor alone and adds a warning.
+/// leaves the factor alone and adds a warning. The crowd's shader is Lambert, so a metallic
+/// material (glTF metallic-roughness) keeps only its diffuse part, `base · (1 − metalness)`,
+/// as the hero's PBR shading has it (`hero::pbr`).
 pub fn primitive_colors(
     scene: &SceneAsset,
     prim: &PrimitiveAsset,
     warnings: &mut Vec<String>,
 ) -> Vec<Vec3> {
+    let mut colors = base_colors(scene, prim, warnings);
+    let material = prim.material.and_then(|m| scene.materials.get(m));
+    let Some(pbr) = material.and_then(crate::hero::pbr::PbrParams::of) else {
+        return colors;
+    };
+    // The metallic-roughness texture is linear data: B scales the metallic factor. One that
+    // cannot be sampled (missing, undecoded, no UVs) leaves the factor alone.
+    let texture = pbr
+        .texture
+        .and_then(|t| scene.textures.get(t))
+        .filter(|t| !t.fallback && prim.uvs.len() == prim.vertex_count());
+    let transform = material.map(|m| m.base_color_transform).unwrap_or_default();
+    for (v, c) in colors.iter_mut().enumerate() {
+        let metalness = match (texture, prim.uvs.get(v)) {
+            (Some(t), Some(uv)) => pbr.metallic * t.sample(transform.apply(*uv))[2] / 255.0,
+            _ => pbr.metallic,
+        };
+        *c = crate::hero::pbr::diffuse_color(*c, metalness);
+    }
+    colors
+}
+
+/// The base colour of every vertex (factor × vertex colour × base texture), see
+/// `primitive_colors`.
+fn base_colors(scene: &SceneAsset, prim: &PrimitiveAsset, warnings: &mut Vec<String>) -> Vec<Vec3> {
     let material = prim.material.and_then(|m| scene.materials.get(m));
     let base = material.map_or(Vec4::ONE, |m| m.base_color);
     let mut colors: Vec<Vec3> = (0..prim.vertex_count())

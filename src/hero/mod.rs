@@ -10,6 +10,7 @@
 
 pub mod bounds;
 pub mod commands;
+pub mod constraints;
 pub mod controller;
 pub mod expression_binds;
 pub mod expressions;
@@ -17,8 +18,10 @@ pub mod humanoid_clips;
 pub mod look_at;
 pub mod mixer;
 pub mod mtoon;
+pub mod pbr;
 pub mod retarget;
 pub mod spring_bones;
+pub mod spring_colliders;
 
 use crate::clock::Instant;
 
@@ -101,6 +104,8 @@ pub struct Hero {
     pub mixer: ClipMixer,
     /// Hair and clothes (`springs.enabled` is the toggle).
     pub springs: SpringBones,
+    /// VRMC_node_constraint, applied after the animation and before the springs.
+    pub constraints: constraints::NodeConstraints,
     pub control: ClipControl,
     pub controller: HeroController,
     pub materials: Vec<MToonParams>,
@@ -278,6 +283,7 @@ impl Hero {
             material_binds,
             mixer,
             springs: SpringBones::new(&scene),
+            constraints: constraints::NodeConstraints::new(&scene),
             control: ClipControl::Auto,
             controller: HeroController::new(
                 settings.spawn,
@@ -418,6 +424,9 @@ impl Hero {
                 &mut self.material_looks,
             );
         }
+        // Constraints after the animation and before the springs (the VRM 1.0 order), so a
+        // spring hanging from a twist bone swings from where the constraint put it.
+        self.constraints.apply(&self.scene, &mut self.pose);
         let ts = Instant::now();
         // Springs read the animated pose and write their joints' rotations before palettes.
         let model = self.model_matrix();

@@ -17,6 +17,7 @@
 
 use glam::{Vec2, Vec3, Vec4};
 
+use super::pbr::PbrParams;
 use crate::asset::{AlphaMode, MaterialAsset, OutlineWidthMode, UvTransform};
 
 /// Texture slots of one material (indices into `SceneAsset::textures`).
@@ -31,6 +32,8 @@ pub struct MToonTextures {
     pub rim: Option<usize>,
     pub uv_mask: Option<usize>,
     pub outline_width: Option<usize>,
+    /// glTF metallic-roughness (B metalness, G roughness) of a PBR material.
+    pub metallic_roughness: Option<usize>,
 }
 
 /// Everything the MToon shaders need for one material, in linear colour.
@@ -71,6 +74,9 @@ pub struct MToonParams {
     pub textures: MToonTextures,
     /// The base colour's `KHR_texture_transform`, applied to every texture but the matcap.
     pub uv_transform: UvTransform,
+    /// Some for a plain glTF material: shaded as metallic-roughness PBR (`hero::pbr`) instead
+    /// of the toon ramp; the MToon fields then only carry its colours, alpha and textures.
+    pub pbr: Option<PbrParams>,
 }
 
 /// Screen-relative outlines wider than this share of the screen height are surely an error.
@@ -101,10 +107,11 @@ fn color01(name: &str, what: &str, c: Vec3, warnings: &mut Vec<String>) -> Vec3 
 }
 
 impl MToonParams {
-    /// MToon parameters for any material. Non-MToon materials become MToon too, so the whole
-    /// hero has one look: unlit ones get shade = lit (nothing to shade), lit PBR ones a soft
-    /// ramp to 40 % of their colour. Out-of-range values are clamped and reported; texture
-    /// indices past `texture_count` are dropped and reported.
+    /// MToon parameters for any material. Unlit materials become MToon with shade = lit
+    /// (nothing to shade); plain glTF materials keep their colours here and are shaded as
+    /// metallic-roughness PBR (`pbr` is Some), as the reference renderer draws them.
+    /// Out-of-range values are clamped and reported; texture indices past `texture_count` are
+    /// dropped and reported.
     pub fn from_material(
         m: &MaterialAsset,
         texture_count: usize,
@@ -152,6 +159,7 @@ impl MToonParams {
             transparent_with_z_write: false,
             render_queue_offset: 0,
             uv_transform: m.base_color_transform,
+            pbr: None,
             textures: MToonTextures {
                 base,
                 shade: if m.unlit { base } else { None },
@@ -165,6 +173,11 @@ impl MToonParams {
             p.textures.shade = base;
         } else if p.textures.base.is_some() {
             p.textures.shade = base;
+        }
+        if let Some(mut pbr) = PbrParams::of(m) {
+            pbr.texture = tex("metallic-roughness", pbr.texture, warnings);
+            p.textures.metallic_roughness = pbr.texture;
+            p.pbr = Some(pbr);
         }
         if let Some(t) = &m.mtoon {
             p.shade_color = color01(&name, "shade colour", t.shade_color, warnings);

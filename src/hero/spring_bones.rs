@@ -160,64 +160,10 @@ fn blend(a: &Mat4, b: &Mat4, t: f32) -> Mat4 {
     Mat4::from_scale_rotation_translation(sa.lerp(sb, t), ra.slerp(rb, t), ta.lerp(tb, t))
 }
 
-/// The collider's nearest centre to `p` in world space (the sphere's centre, or the closest
-/// point of the capsule's segment) and its world radius.
-fn collider_centre(shape: &SpringColliderShape, m: &Mat4, p: Vec3) -> (Vec3, f32) {
-    let s = world_scale(m);
-    match *shape {
-        SpringColliderShape::Sphere { offset, radius } => (m.transform_point3(offset), radius * s),
-        SpringColliderShape::Capsule {
-            offset,
-            tail,
-            radius,
-        } => {
-            let a = m.transform_point3(offset);
-            let ab = m.transform_point3(tail) - a;
-            let len_sq = ab.length_squared();
-            let d = ab.dot(p - a);
-            let t = if len_sq > 0.0 {
-                (d / len_sq).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            (a + ab * t, radius * s)
-        }
-    }
-}
-
-/// Signed distance from `p` (with radius `r`) to a collider in world space: negative inside.
+/// Signed distance from `p` (with radius `r`) to a collider in world space: negative inside
+/// (on the wrong side of) it.
 fn distance(shape: &SpringColliderShape, m: &Mat4, p: Vec3, r: f32) -> f32 {
-    let (c, radius) = collider_centre(shape, m, p);
-    (p - c).length() - radius - r
-}
-
-/// Moves `tail`, which must stay `length` from `origin`, out of the sphere (`c`, `radius`):
-/// onto the circle where the two spheres meet, in the plane of origin, centre and tail (the
-/// nearest such point). The three-vrm push along the normal followed by restoring the length
-/// can land back inside; this cannot. When the bone cannot leave the collider at all, the push
-/// along the normal is kept.
-fn push_out(origin: Vec3, length: f32, tail: Vec3, c: Vec3, radius: f32) -> Vec3 {
-    let to_c = c - origin;
-    let d = to_c.length();
-    if d < 1e-9 || length < 1e-9 {
-        return tail;
-    }
-    let cos = (length * length + d * d - radius * radius) / (2.0 * length * d);
-    let u = to_c / d;
-    let along = tail - origin;
-    let side = (along - u * along.dot(u))
-        .try_normalize()
-        .unwrap_or_else(|| u.any_orthonormal_vector());
-    if cos < -1.0 {
-        // The collider swallows the whole reach of the bone: point straight away from it.
-        return origin - u * length;
-    }
-    let cos = cos.min(1.0);
-    let sin = (1.0 - cos * cos).max(0.0).sqrt();
-    // A hair outside the collider surface, so the check after the push agrees.
-    let p = origin + (u * cos + side * sin) * length;
-    let out = (p - c).try_normalize().unwrap_or(side);
-    origin + ((p + out * 1e-6) - origin).normalize() * length
+    super::spring_colliders::surface(shape, m, p).distance(p, r)
 }
 
 impl SpringBones {
@@ -357,6 +303,11 @@ impl SpringBones {
 
     /// Simulated tail positions (world space when the chain has no center), one per joint, at
     /// the last step: for tests and debug drawing.
+    /// The joints' nodes, in the order of `tails` and `world_tails`.
+    pub fn joint_nodes(&self) -> impl Iterator<Item = usize> + '_ {
+        self.joints.iter().map(|j| j.node)
+    }
+
     pub fn tails(&self) -> impl Iterator<Item = Vec3> + '_ {
         self.joints.iter().map(|j| j.cur_tail)
     }
@@ -517,21 +468,7 @@ impl SpringBones {
     /// Every collider's world bounding sphere at `anchors_step`.
     fn collider_bounds(&mut self) {
         for (b, col) in self.bounds.iter_mut().zip(&self.colliders) {
-            let m = &self.anchors_step[col.anchor];
-            let s = world_scale(m);
-            *b = match col.shape {
-                SpringColliderShape::Sphere { offset, radius } => {
-                    (m.transform_point3(offset), radius * s)
-                }
-                SpringColliderShape::Capsule {
-                    offset,
-                    tail,
-                    radius,
-                } => {
-                    let (a, t) = (m.transform_point3(offset), m.transform_point3(tail));
-                    ((a + t) * 0.5, (t - a).length() * 0.5 + radius * s)
-                }
-            };
+            *b = super::spring_colliders::bounds(&col.shape, &self.anchors_step[col.anchor]);
         }
     }
 
@@ -576,9 +513,10 @@ impl SpringBones {
                 let mut hit = false;
                 for &c in &in_reach {
                     let col = &self.colliders[c];
-                    let (c, radius) = collider_centre(&col.shape, &anchors[col.anchor], next);
-                    if (next - c).length() < radius + r {
-                        next = push_out(origin, length, next, c, radius + r);
+                    let surface =
+                        super::spring_colliders::surface(&col.shape, &anchors[col.anchor], next);
+                    if surface.distance(next, r) < 0.0 {
+                        next = surface.push(origin, length, next, r);
                         hit = true;
                         pushes += 1;
                     }

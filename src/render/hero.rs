@@ -140,6 +140,9 @@ struct HeroUniforms {
     outline_aspect: f32,
     uv_row_u: [f32; 3],
     uv_row_v: [f32; 3],
+    pbr_on: f32,
+    metallic: f32,
+    roughness: f32,
 }
 
 fn uniform_layout() -> Vec<UniformDesc> {
@@ -187,14 +190,17 @@ fn uniform_layout() -> Vec<UniformDesc> {
         ("outline_aspect", Float1),
         ("uv_row_u", Float3),
         ("uv_row_v", Float3),
+        ("pbr_on", Float1),
+        ("metallic", Float1),
+        ("roughness", Float1),
     ]
     .into_iter()
     .map(|(n, t)| UniformDesc::new(n, t))
     .collect()
 }
 
-/// Sampler names in binding order (units 0..10, below the units raw textures must avoid).
-const IMAGES: [&str; 11] = [
+/// Sampler names in binding order (units 0..11, below the units raw textures must avoid).
+const IMAGES: [&str; 12] = [
     "shadow_map",
     "base_tex",
     "shade_tex",
@@ -206,6 +212,7 @@ const IMAGES: [&str; 11] = [
     "uv_mask_tex",
     "outline_width_tex",
     "palette_tex",
+    "metal_rough_tex",
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -247,6 +254,8 @@ struct GpuMaterial {
     params: MToonParams,
     /// base, shade, shift, normal, emissive, matcap, rim, uv mask, outline width
     images: [TextureId; 9],
+    /// The PBR metallic-roughness texture (white: the factors alone); bound after the palette.
+    metal_rough: TextureId,
 }
 
 pub struct HeroRenderer {
@@ -543,10 +552,11 @@ fn gpu_materials(
                 tex(p.textures.uv_mask, white),
                 tex(p.textures.outline_width, white),
             ],
+            metal_rough: tex(p.textures.metallic_roughness, white),
             params: p.clone(),
         })
         .collect();
-    // Primitives without a material: glTF's default (white, lit), as MToon.
+    // Primitives without a material: glTF's default (white, metallic 1, roughness 1), as PBR.
     {
         let mut w = Vec::new();
         let m = crate::asset::MaterialAsset {
@@ -561,6 +571,9 @@ fn gpu_materials(
             emissive_texture: None,
             normal_texture: None,
             normal_scale: 1.0,
+            metallic: 1.0,
+            roughness: 1.0,
+            metallic_roughness_texture: None,
             unlit: false,
             mtoon: None,
         };
@@ -577,6 +590,7 @@ fn gpu_materials(
                 white,
                 white,
             ],
+            metal_rough: white,
         });
     }
     materials
@@ -842,6 +856,7 @@ impl HeroRenderer {
         let mut images = vec![shadow_map];
         images.extend_from_slice(&m.images);
         images.push(palette);
+        images.push(m.metal_rough);
         Bindings {
             vertex_buffers: vec![p.dynamic_vb, p.static_vb],
             index_buffer: p.index_buffer,
@@ -915,6 +930,9 @@ impl HeroRenderer {
                 AlphaMode::Blend => 2.0,
             },
             alpha_cutoff: m.alpha_cutoff,
+            pbr_on: if m.pbr.is_some() { 1.0 } else { 0.0 },
+            metallic: m.pbr.map_or(0.0, |p| p.metallic),
+            roughness: m.pbr.map_or(1.0, |p| p.roughness),
             ..Default::default()
         };
         if let Some(i) = info {

@@ -30,10 +30,31 @@ pub struct InspectArgs {
     /// VRM expression value: NAME=V (0..1)
     #[arg(long, value_name = "NAME=V")]
     pub expression: Vec<String>,
+    /// Run the hero's runtime headless and write, per frame, the spring joints' tails, the
+    /// head and eye rotations and the expression weights
+    #[arg(long, conflicts_with_all = ["pose", "morph", "expression"])]
+    pub trace: bool,
+    /// --trace: what the hero does
+    #[arg(long, value_enum, requires = "trace", default_value = "idle")]
+    pub motion: super::trace::TraceMotion,
+    /// --trace: seconds to run (above 0, up to 600)
+    #[arg(long, value_name = "S", requires = "trace", default_value = "2", value_parser = super::trace::parse_seconds)]
+    pub seconds: f32,
+    /// --trace: frames per second (1 to 240)
+    #[arg(long, value_name = "F", requires = "trace", default_value = "60", value_parser = super::trace::parse_fps)]
+    pub fps: u32,
 }
 
 pub fn run_inspect(args: &InspectArgs) -> Result<String, String> {
     let scene = crate::asset::load_file(&args.model).map_err(|e| e.to_string())?;
+    if args.trace {
+        let v = super::trace::trace(scene, &args.model, args.motion, args.seconds, args.fps)?;
+        return if args.json {
+            serde_json::to_string(&v).map_err(|e| e.to_string())
+        } else {
+            Ok(super::trace::trace_text(&v))
+        };
+    }
     let posing = args.pose.is_some() || !args.morph.is_empty() || !args.expression.is_empty();
     if posing {
         let clip = match args.pose.as_deref() {
@@ -482,9 +503,7 @@ fn summary_text(sc: &SceneAsset) -> String {
             v.author,
             v.humanoid.len()
         );
-        for e in &v.expressions {
-            let _ = writeln!(s, "  expression {:<12} {} binds", e.name, e.binds.len());
-        }
+        super::inspect_vrm::vrm_text(&mut s, sc, v);
     }
     s
 }
@@ -517,6 +536,8 @@ fn summary_json(sc: &SceneAsset) -> Value {
             "base_color_texture": m.base_color_texture,
             "alpha_mode": format!("{:?}", m.alpha_mode), "double_sided": m.double_sided,
             "emissive": m.emissive.to_array(), "unlit": m.unlit,
+            "metallic_factor": m.metallic, "roughness_factor": m.roughness,
+            "metallic_roughness_texture": m.metallic_roughness_texture,
             "mtoon": m.mtoon.as_ref().map(|t| json!({
                 "shade_color_factor_linear": t.shade_color.to_array(),
                 "shading_shift_factor": t.shading_shift,
@@ -536,15 +557,19 @@ fn summary_json(sc: &SceneAsset) -> Value {
             "name": t.name, "width": t.width, "height": t.height,
             "loaded": !t.fallback, "error": t.error,
         })).collect::<Vec<_>>(),
-        "vrm": sc.vrm.as_ref().map(|v| json!({
-            "spec_major": v.spec_major, "title": v.title, "author": v.author, "license": v.license,
-            "humanoid": v.humanoid,
-            "expressions": v.expressions.iter().map(|e| json!({
-                "name": e.name, "preset": e.is_preset, "is_binary": e.is_binary,
-                "morph_target_binds": e.binds.iter().map(|b| json!({
-                    "node": b.node, "index": b.target, "weight": b.weight,
-                })).collect::<Vec<_>>(),
-            })).collect::<Vec<_>>(),
-        })),
+        "vrm": sc.vrm.as_ref().map(|v| {
+            let mut out = json!({
+                "spec_major": v.spec_major, "title": v.title, "author": v.author,
+                "license": v.license, "humanoid": v.humanoid,
+            });
+            // Expressions (with overrides and binds), spring bones, look-at, constraints and
+            // first-person annotations.
+            if let (Some(o), Value::Object(more)) =
+                (out.as_object_mut(), super::inspect_vrm::vrm_json(sc, v))
+            {
+                o.extend(more);
+            }
+            out
+        }),
     })
 }

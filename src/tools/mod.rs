@@ -3,5 +3,7 @@
 //! so they live here, above both, rather than inside `asset/` or `anim/`. `output` prints
 //! their results so that a reader closing the pipe early (`| head`) ends them quietly.
 pub mod inspect;
+pub mod inspect_vrm;
 pub mod output;
+pub mod trace;
 pub mod vat;
