@@ -66,8 +66,13 @@ fn the_culling_view_shows_culled_people_and_the_frustum_from_above() {
         "culling view render test RAN: {culled} culled; red pixels {} -> {}, frustum yellow {} -> {}",
         red.0, red.1, yellow.0, yellow.1
     ));
+    // The player's own picture has some red clothing that passes `is_culled_red` too; the
+    // exact sRGB output encoding (darker darks than the former 2.2 power) lets more of its
+    // shaded folds pass (305 -> 391 px), so the view must add at least 1000 red pixels and
+    // show over 4x the player's (it gave 1765 / 305 = 5.8x before, 1873 / 391 = 4.8x after:
+    // the culled people add about 1,480 px either way).
     assert!(
-        red.1 > 1000 && red.1 > red.0 * 5,
+        red.1 > 1000 && red.1 >= red.0 + 1000 && red.1 > red.0 * 4,
         "culled people in red: {red:?}"
     );
     assert!(

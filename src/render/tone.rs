@@ -54,14 +54,25 @@ pub fn aces(c: Vec3) -> Vec3 {
     (x * (x * 2.51 + 0.03)) / (x * (x * 2.43 + 0.59) + 0.14)
 }
 
-/// The colour a linear value ends up as on screen: the curve, then gamma 2.2.
+/// The exact sRGB transfer function of one channel (0..1 linear to 0..1 encoded).
+pub fn srgb_encode(c: f32) -> f32 {
+    if c < 0.003_130_8 {
+        c * 12.92
+    } else {
+        1.055 * c.powf(1.0 / 2.4) - 0.055
+    }
+}
+
+/// The colour a linear value ends up as on screen: the curve, then the sRGB encoding (the
+/// exact curve, as three.js writes it; a 2.2 power left darks a few levels too light).
 pub fn display_color(linear: Vec3, curve: ToneMapping) -> Vec3 {
     let c = linear.max(Vec3::ZERO);
     let mapped = match curve {
         ToneMapping::Neutral => neutral(c),
         ToneMapping::Aces => aces(c),
     };
-    mapped.clamp(Vec3::ZERO, Vec3::ONE).powf(1.0 / 2.2)
+    let m = mapped.clamp(Vec3::ZERO, Vec3::ONE);
+    Vec3::new(srgb_encode(m.x), srgb_encode(m.y), srgb_encode(m.z))
 }
 
 #[cfg(test)]
@@ -89,9 +100,21 @@ mod tests {
 
     #[test]
     fn aces_matches_the_former_curve() {
-        // The value the sky and the shaders gave before the curve became selectable.
+        // The value the sky and the shaders gave before the curve became selectable (0.7768,
+        // 0.8284, 0.8672 with the 2.2 power), now through the exact sRGB encoding.
         let sky = display_color(Vec3::new(0.55, 0.72, 0.92), ToneMapping::Aces);
-        assert_approx!(sky, Vec3::new(0.7768, 0.8284, 0.8672), 2e-3);
+        assert_approx!(sky, Vec3::new(0.7819, 0.8328, 0.8708), 2e-3);
+    }
+
+    #[test]
+    fn the_srgb_encoding_is_the_exact_curve_and_darker_than_a_power_in_the_darks() {
+        assert_eq!(srgb_encode(0.0), 0.0);
+        assert!((srgb_encode(1.0) - 1.0).abs() < 1e-6);
+        // Continuous where the linear toe meets the power.
+        assert!((srgb_encode(0.003_130_8) - 0.040_45).abs() < 1e-4);
+        // The leggings' linear 0.0131: 30 levels, where the 2.2 power gave 36.
+        assert!((srgb_encode(0.0131) * 255.0 - 30.2).abs() < 0.2);
+        assert!((0.0131f32.powf(1.0 / 2.2) * 255.0 - 35.5).abs() < 0.2);
     }
 
     #[test]
