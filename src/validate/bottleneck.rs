@@ -143,16 +143,7 @@ pub fn measure(width: f32, effort: Effort, seed: u64, arrangement: Arrangement) 
 pub fn rows(outcomes: &[Outcome]) -> Vec<Row> {
     let mut rows = Vec::new();
     for o in outcomes {
-        let (low, high) = SPECIFIC_FLOW;
-        rows.push(Row::new(
-            "bottleneck",
-            "width",
-            o.width,
-            o.specific_flow(),
-            "1/m/s",
-            low,
-            high,
-        ));
+        rows.extend(run_rows("bottleneck", "width", o));
         rows.push(Row::new(
             "bottleneck_flow",
             "width",
@@ -161,15 +152,6 @@ pub fn rows(outcomes: &[Outcome]) -> Vec<Row> {
             "1/s",
             f32::NAN,
             f32::NAN,
-        ));
-        rows.push(Row::new(
-            "bottleneck_stuck",
-            "width",
-            o.width,
-            o.stuck as f32,
-            "people",
-            0.0,
-            0.0,
         ));
         rows.push(Row::new(
             "bottleneck_jam_after_door",
@@ -242,25 +224,7 @@ pub fn start_rows(main: &[Outcome], starts: &[Outcome]) -> Vec<Row> {
         let name = format!("bottleneck_{}", first.arrangement.name());
         let parameter = format!("width (seed {})", first.seed);
         for o in run {
-            let (low, high) = SPECIFIC_FLOW;
-            rows.push(Row::new(
-                &name,
-                &parameter,
-                o.width,
-                o.specific_flow(),
-                "1/m/s",
-                low,
-                high,
-            ));
-            rows.push(Row::new(
-                &format!("{name}_stuck"),
-                &parameter,
-                o.width,
-                o.stuck as f32,
-                "people",
-                0.0,
-                0.0,
-            ));
+            rows.extend(run_rows(&name, &parameter, o));
         }
         rows.push(slope_row(
             &format!("{name}_slope"),
@@ -273,17 +237,40 @@ pub fn start_rows(main: &[Outcome], starts: &[Outcome]) -> Vec<Row> {
             .chain(starts.iter().filter(|o| o.width == m.width))
             .map(Outcome::specific_flow)
             .collect();
-        let low = flows.iter().copied().fold(f32::INFINITY, f32::min);
-        let high = flows.iter().copied().fold(f32::NEG_INFINITY, f32::max);
         rows.push(Row::new(
             "bottleneck_spread",
             "width",
             m.width,
-            high - low,
+            super::range_width(&flows),
             "1/m/s",
             f32::NAN,
             f32::NAN,
         ));
     }
     rows
+}
+
+/// A run's specific flow against the laboratory's band, and its people who never got through.
+fn run_rows(name: &str, parameter: &str, o: &Outcome) -> [Row; 2] {
+    let (low, high) = SPECIFIC_FLOW;
+    [
+        Row::new(
+            name,
+            parameter,
+            o.width,
+            o.specific_flow(),
+            "1/m/s",
+            low,
+            high,
+        ),
+        Row::new(
+            &format!("{name}_stuck"),
+            parameter,
+            o.width,
+            o.stuck as f32,
+            "people",
+            0.0,
+            0.0,
+        ),
+    ]
 }

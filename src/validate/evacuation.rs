@@ -95,24 +95,7 @@ pub fn measure(exits: usize, effort: Effort, seed: u64, arrangement: Arrangement
 pub fn rows(all_open: &Outcome, half_open: &Outcome) -> Vec<Row> {
     let mut rows = Vec::new();
     for o in [all_open, half_open] {
-        rows.push(Row::new(
-            "evacuation",
-            "exits",
-            o.exits as f32,
-            o.seconds,
-            "s",
-            f32::NAN,
-            f32::NAN,
-        ));
-        rows.push(Row::new(
-            "evacuation_left_inside",
-            "exits",
-            o.exits as f32,
-            o.inside as f32,
-            "people",
-            0.0,
-            0.0,
-        ));
+        rows.extend(run_rows("evacuation", "exits", o));
         rows.extend(super::correction_rows(
             "evacuation",
             "exits",
@@ -141,24 +124,7 @@ pub fn start_rows(main: (&Outcome, &Outcome), starts: &[(Outcome, Outcome)]) -> 
         let name = format!("evacuation_{}", all_open.arrangement.name());
         let parameter = format!("exits (seed {})", all_open.seed);
         for o in [all_open, half_open] {
-            rows.push(Row::new(
-                &name,
-                &parameter,
-                o.exits as f32,
-                o.seconds,
-                "s",
-                f32::NAN,
-                f32::NAN,
-            ));
-            rows.push(Row::new(
-                &format!("{name}_left_inside"),
-                &parameter,
-                o.exits as f32,
-                o.inside as f32,
-                "people",
-                0.0,
-                0.0,
-            ));
+            rows.extend(run_rows(&name, &parameter, o));
         }
         rows.push(Row::new(
             &format!("{name}_slowdown"),
@@ -180,17 +146,39 @@ pub fn start_rows(main: (&Outcome, &Outcome), starts: &[(Outcome, Outcome)]) -> 
                 }
             }))
             .collect();
-        let low = times.iter().copied().fold(f32::INFINITY, f32::min);
-        let high = times.iter().copied().fold(f32::NEG_INFINITY, f32::max);
         rows.push(Row::new(
             "evacuation_spread",
             "exits",
             m.exits as f32,
-            high - low,
+            super::range_width(&times),
             "s",
             f32::NAN,
             f32::NAN,
         ));
     }
     rows
+}
+
+/// A run's time to empty the room (reported) and the people left inside.
+fn run_rows(name: &str, parameter: &str, o: &Outcome) -> [Row; 2] {
+    [
+        Row::new(
+            name,
+            parameter,
+            o.exits as f32,
+            o.seconds,
+            "s",
+            f32::NAN,
+            f32::NAN,
+        ),
+        Row::new(
+            &format!("{name}_left_inside"),
+            parameter,
+            o.exits as f32,
+            o.inside as f32,
+            "people",
+            0.0,
+            0.0,
+        ),
+    ]
 }

@@ -294,16 +294,11 @@ pub fn start_rows(main: &[Point], starts: &[Point]) -> Vec<Row> {
             .chain(starts.iter().filter(|p| p.nominal == m.nominal))
             .map(|p| p.speed)
             .collect();
-        let (lo, hi) = speeds
-            .iter()
-            .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), &v| {
-                (a.min(v), b.max(v))
-            });
         rows.push(Row::new(
             "fundamental_diagram_spread",
             "density",
             m.nominal,
-            hi - lo,
+            super::range_width(&speeds),
             "m/s",
             f32::NAN,
             f32::NAN,

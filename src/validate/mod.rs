@@ -275,6 +275,13 @@ fn run_scenarios(effort: Effort, only: &[String], mut progress: impl FnMut(&str)
     }
 }
 
+/// The largest of `values` less the smallest: a spread row's measure.
+pub fn range_width(values: &[f32]) -> f32 {
+    let low = values.iter().copied().fold(f32::INFINITY, f32::min);
+    let high = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    high - low
+}
+
 /// Every starting arrangement with each of the effort's seeds, less the main run's (the grid
 /// with `seed`): the starts a scenario's targets must also hold from.
 fn other_starts(effort: Effort, seed: u64) -> Vec<(Arrangement, u64)> {

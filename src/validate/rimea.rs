@@ -784,14 +784,12 @@ pub fn spread_row(test: &str, values: &[f32], unit: &str) -> Option<Row> {
     if values.len() < 2 {
         return None;
     }
-    let lo = values.iter().copied().fold(f32::INFINITY, f32::min);
-    let hi = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let seeds = values.len() as f32;
     Some(Row::new(
         test,
         "seeds",
         seeds,
-        hi - lo,
+        super::range_width(values),
         unit,
         f32::NAN,
         f32::NAN,
