@@ -245,7 +245,9 @@ fn pedpy_measures_the_bottleneck_as_throng_reads_it() {
             number(ours_line, "forward_total"),
             number(ours_line, "backward_total"),
         );
-        assert!(fwd >= 100.0, "a steady flow through the door: {got}");
+        // About 1.5 people per s through the 1 m door (92 in the minute since the follow rule
+        // holds for the walked velocity, issue #30; the laboratory's 1.3-2.2 per m per s).
+        assert!(fwd >= 80.0, "a steady flow through the door: {got}");
         assert!(
             (fwd - number(&theirs, "forward")).abs() <= 1.0,
             "forward: {got}"
