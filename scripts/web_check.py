@@ -143,9 +143,12 @@ def main():
         sim_hash = None
         if args.hash:
             people, seed, steps = args.hash
+            # wasm hands a u64 to JavaScript as a signed BigInt: read it back unsigned, as the
+            # desktop prints it (a hash with its top bit set came out negative).
             sim_hash = call(base, "POST", s + "/execute/sync", {
-                "script": "return String(wasm_exports.throng_sim_hash(arguments[0], arguments[1],"
-                          " arguments[2]))", "args": [people, seed, steps]}, timeout=300)
+                "script": "return String(BigInt.asUintN(64, BigInt(wasm_exports.throng_sim_hash("
+                          "arguments[0], arguments[1], arguments[2]))))",
+                "args": [people, seed, steps]}, timeout=300)
         logs = call(base, "POST", s + "/se/log", {"type": "browser"})
         viewport, shot_error = None, None
         try:
