@@ -533,9 +533,7 @@ impl SteerContext<'_> {
             Vec2::ZERO
         }
     }
-}
 
-impl SteerContext<'_> {
     /// `v` without the part that would carry a body touching a wall further into it in `dt`:
     /// that part would only be undone by the constraint pass, and a person kept "walking" into
     /// a wall looks to the people behind like someone they can follow closely.

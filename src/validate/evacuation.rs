@@ -136,15 +136,11 @@ pub fn start_rows(main: (&Outcome, &Outcome), starts: &[(Outcome, Outcome)]) -> 
             f32::NAN,
         ));
     }
-    for (which, m) in [main.0, main.1].into_iter().enumerate() {
-        let times: Vec<f32> = std::iter::once(m.seconds)
-            .chain(starts.iter().map(|pair| {
-                if which == 0 {
-                    pair.0.seconds
-                } else {
-                    pair.1.seconds
-                }
-            }))
+    for m in [main.0, main.1] {
+        let times: Vec<f32> = std::iter::once(m)
+            .chain(starts.iter().flat_map(|(all, half)| [all, half]))
+            .filter(|o| o.exits == m.exits)
+            .map(|o| o.seconds)
             .collect();
         rows.push(Row::new(
             "evacuation_spread",
